@@ -1,0 +1,71 @@
+# airships-env developer tasks.
+#
+#   make venv       create .venv and install the project with [env,train,dev] extras
+#   make test       fast test suite (excludes tests marked `slow`)
+#   make test-slow  only the `slow` tests
+#   make test-all   everything
+#   make run        the main job (scripts/run_main.py)
+#   make bench      benchmarks (scripts/bench.py)
+#   make lint       ruff check + ruff format --check + mypy
+#   make format     ruff format + ruff check --fix
+#   make clean      remove .venv and caches
+
+SHELL := /bin/bash
+
+# Python used to create the venv: python3.11 if present, else python3 (override: make PYTHON=...).
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
+endif
+
+VENV := .venv
+VPY := $(VENV)/bin/python
+PIP := $(VPY) -m pip
+STAMP := $(VENV)/.installed
+
+# CPU build of torch that lies on this machine's disk. It MUST be installed before the
+# project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
+TORCH_VERSION := 2.13.0
+EXTRAS := env,train,dev
+
+.PHONY: venv run test test-slow test-all bench lint format clean
+
+venv: $(STAMP)
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+# Re-runs only when pyproject.toml (or this Makefile) changes, or the venv is new.
+# torch is repeated on the second line so pip can never swap it for another build.
+$(STAMP): pyproject.toml Makefile | $(VPY)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet torch==$(TORCH_VERSION)
+	$(PIP) install --quiet -e '.[$(EXTRAS)]' torch==$(TORCH_VERSION)
+	touch $(STAMP)
+
+run: venv
+	$(VPY) scripts/run_main.py
+
+test: venv
+	$(VPY) -m pytest
+
+test-slow: venv
+	$(VPY) -m pytest -m slow
+
+test-all: venv
+	$(VPY) -m pytest -m ''
+
+bench: venv
+	$(VPY) scripts/bench.py
+
+lint: venv
+	$(VPY) -m ruff check .
+	$(VPY) -m ruff format --check .
+	$(VPY) -m mypy
+
+format: venv
+	$(VPY) -m ruff format .
+	$(VPY) -m ruff check --fix .
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""airships-env."""

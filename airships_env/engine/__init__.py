@@ -1,0 +1,68 @@
+"""The Airships rules engine: standard library and numpy only.
+
+Typical use::
+
+    from airships_env.engine import new_game
+    state = new_game(num_players=4, seed=7)
+    while not state.is_terminal():
+        action = state.legal_actions()[0]
+        record = state.apply_action(action)
+    print(state.final_scores, state.winners)
+
+Modules: ``cards`` (data and validation), ``dice`` (exact odds, sampling), ``actions`` (the
+action table), ``state`` (data, clone, dict round trip), ``rules`` (every rule), ``records`` and
+``log`` (the game log and replay), ``view`` (public view, determinization for search).
+"""
+
+from airships_env.engine.actions import (
+    ACTION_NAMES,
+    BUY_EXTRA_TURN,
+    END_TURN,
+    KEEP_CHIP,
+    NUM_ACTIONS,
+    NUM_ATTEMPT_ACTIONS,
+    NUM_TARGETS,
+    PASS,
+    SPEND_CHIP,
+    action_name,
+    attempt_action,
+    decode,
+    target_name,
+)
+from airships_env.engine.cards import CardSet, default_cards, load_cards
+from airships_env.engine.dice import AttemptOdds
+from airships_env.engine.errors import CardDataError, IllegalActionError, LogError
+from airships_env.engine.log import GameLog, read_log, replay
+from airships_env.engine.records import ActionRecord, ChipMove, Reveal
+from airships_env.engine.rules import (
+    attempt_odds,
+    legal_actions,
+    new_game,
+    player_pool,
+    score_parts,
+    scores,
+    target_card,
+    winners,
+)
+from airships_env.engine.state import (
+    CHIP_DECISION,
+    CHOOSE_TARGET,
+    EXTRA_TURN,
+    GAME_OVER,
+    PHASE_NAMES,
+    GameState,
+    PlayerState,
+    RulesOptions,
+)
+from airships_env.engine.view import determinize, public_view
+
+__all__ = [
+    "ACTION_NAMES", "BUY_EXTRA_TURN", "CHIP_DECISION", "CHOOSE_TARGET", "END_TURN",
+    "EXTRA_TURN", "GAME_OVER", "KEEP_CHIP", "NUM_ACTIONS", "NUM_ATTEMPT_ACTIONS", "NUM_TARGETS",
+    "PASS", "PHASE_NAMES", "SPEND_CHIP", "ActionRecord", "AttemptOdds", "CardDataError",
+    "CardSet", "ChipMove", "GameLog", "GameState", "IllegalActionError", "LogError",
+    "PlayerState", "Reveal", "RulesOptions", "action_name", "attempt_action", "attempt_odds",
+    "decode", "default_cards", "determinize", "legal_actions", "load_cards", "new_game",
+    "player_pool", "public_view", "read_log", "replay", "score_parts", "scores", "target_card",
+    "target_name", "winners",
+]
