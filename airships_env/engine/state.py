@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from airships_env.engine.cards import (
-    COLOURS,
     DEPARTMENTS,
     CardSet,
     DiceCounts,
@@ -174,9 +173,15 @@ class GameState:
         return PHASE_NAMES[self.phase]
 
     # -- copies ---------------------------------------------------------------------------
-    def clone(self, rng: np.random.Generator | None = None) -> GameState:
-        """A cheap independent copy; ``rng`` replaces the generator (else its state is copied)."""
-        if rng is None and self.rng is not None:
+    def clone(self, rng: np.random.Generator | None = None, *, with_rng: bool = True
+              ) -> GameState:
+        """A cheap independent copy; ``rng`` replaces the generator (else its state is copied).
+
+        ``with_rng=False`` gives a copy without a generator (a public view's).
+        """
+        if not with_rng:
+            rng = None
+        elif rng is None and self.rng is not None:
             rng = copy_generator(self.rng)
         return GameState(
             self.cards, self.options, self.num_players, [p.clone() for p in self.players],
@@ -313,16 +318,16 @@ class GameState:
         )
 
 
+# Seeding a bit generator from a prepared SeedSequence is ~5x cheaper than from OS entropy; its
+# state is overwritten at once, so this seed never influences anything.
+_PROTOTYPE_SEED = np.random.SeedSequence(0)
+
+
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in exactly the same state."""
-    bit_generator = type(rng.bit_generator)()
+    bit_generator = type(rng.bit_generator)(_PROTOTYPE_SEED)
     bit_generator.state = rng.bit_generator.state
     return np.random.Generator(bit_generator)
-
-
-def colour_name(colour: int) -> str:
-    """'white', 'red' or 'black'."""
-    return COLOURS[colour]
 
 
 # Late imports: the rules and records modules use GameState; the methods above delegate to them.

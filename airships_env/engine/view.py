@@ -24,7 +24,9 @@ _STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
 
 def _hidden_groups(state: GameState) -> tuple[list[int], list[int], dict[int, list[int]]]:
     """The hidden cards: Era 1 deck cards, Era 2 deck cards, unseen airships by tier."""
-    era_one = set(state.cards.expansions_of_era(1))
+    era_one = state.cards.memo.get("era_one")
+    if era_one is None:
+        era_one = state.cards.memo["era_one"] = frozenset(state.cards.expansions_of_era(1))
     deck_era_one = [c for c in state.deck if c in era_one]
     deck_era_two = [c for c in state.deck if c != CHANGE_OF_ERA and c not in era_one]
     airships = state.cards.airships
@@ -51,8 +53,7 @@ def _deal_hidden(state: GameState, era_one: list[int], era_two: list[int],
 
 def public_view(state: GameState) -> GameState:
     """A copy holding only public information (V1): hidden cards canonical, no generator."""
-    view = state.clone(rng=None)
-    view.rng = None
+    view = state.clone(with_rng=False)
     era_one, era_two, unseen = _hidden_groups(state)
     _deal_hidden(view, sorted(era_one), sorted(era_two),
                  {tier: sorted(cards, reverse=True) for tier, cards in unseen.items()})
