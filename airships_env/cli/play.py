@@ -1,0 +1,470 @@
+"""``airships play``: a person at the terminal against bots or trained policies.
+
+The game is saved as it goes, one JSON line per action, flushed at once (the engine's game log:
+a header with the initial state and ``meta``, then one record per action), so Ctrl-C, end of
+input or ``q`` at the prompt lose nothing, and ``--resume LOG`` continues the game.
+
+Deterministic resumption. The header's meta stores the seed, the human seat and the agent spec
+of every seat. The dice come from the game's generator, which the log's replay restores bit for
+bit. Each bot gets its own generator, ``SeedSequence(seed).spawn(players)[seat]`` (never the
+game's), once per game. On ``--resume`` the bots are rebuilt from the specs with the same
+generators and are shown every decision they took in the log again (their answers must match
+the logged actions), which brings their generators and any state they keep to exactly where
+they were. A resumed game therefore continues exactly as the uninterrupted one would have.
+A bot whose answers depend on the clock (a time budget) may answer differently; then the log
+wins and a note says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+
+from airships_env.cli.common import (
+    CLIError,
+    UsageError,
+    add_no_color,
+    make_console,
+    make_policy,
+    meta_agents,
+    non_negative_int,
+    player_labels,
+    split_agent_specs,
+)
+from airships_env.engine import (
+    ACTION_NAMES,
+    CardDataError,
+    GameLog,
+    GameState,
+    LogError,
+    new_game,
+    public_view,
+    read_log,
+    replay,
+)
+from airships_env.engine.log import append_record
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from airships_env.policy import Policy
+
+TOOL = "airships play"
+HUMAN = "human"
+QUIT_WORDS = ("q", "quit", "exit")
+DEFAULT_OPPONENTS = "heuristic"
+
+DESCRIPTION = """\
+Play Airships at the terminal against bots or trained policies.
+
+The table is drawn before each of your decisions (main board, airship stacks, Hindenburg,
+every company); your legal choices are listed with the exact chance of success of each attempt.
+Type the number of a choice (or the start of its name, e.g. 'end' or 'spend'). The game is
+saved after every action; Ctrl-C, end of input or 'q' saves and leaves, and
+'airships play --resume LOG' continues it, with the same seed, seats and opponents.
+"""
+
+EPILOG = """\
+examples:
+  airships play --opponents heuristic,ppo --seat 0 --seed 7
+  airships play --opponents random --players 4 --no-color
+  airships play --resume airships-game-7.jsonl
+
+agents: random, greedy, heuristic, mcts, ppo, with options as name:key=value
+(e.g. mcts:sims=400); a list's key=value pieces belong to the agent before them.
+
+errors (one line, exit status 2):
+  --opponents: unknown agent 'NAME'; known agents: ...
+  --seat N is out of range: seats are 0 to M for P players
+  LOG: cannot read the log: No such file or directory      (--resume)
+  LOG: line N: not valid JSON (...)                          (--resume, a corrupted line)
+  LOG: line 1: log version V is not supported (...)          (--resume, an older log)
+  LOG exists: resume it with 'airships play --resume LOG' ...
+"""
+
+
+class _Quit(Exception):
+    """The person asked to leave (q, end of input)."""
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``airships play``."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play at the terminal against bots or trained policies",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        metavar="SPECS",
+        help=f"comma-separated agent specs, one per other seat, repeated to "
+        f"fill the seats (default: {DEFAULT_OPPONENTS})",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players, 2-4 (default: 1 + the number of opponents)",
+    )
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, 0-based; seat 0 starts (default 0)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        help="seed of the deal, dice and bots (default: a fresh one, stored in the log)",
+    )
+    parser.add_argument(
+        "--log",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="where to save the game (default: airships-game-<seed>.jsonl in the current folder)",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --log file")
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="LOG",
+        help="continue the game saved in LOG (seed, seats and opponents come from the log)",
+    )
+    parser.add_argument(
+        "--cards",
+        default=None,
+        metavar="PATH",
+        help="a card file (TOML) instead of the default set",
+    )
+    add_no_color(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game (new or resumed) and return the exit status."""
+    if args.resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("--opponents", args.opponents),
+                ("--players", args.players),
+                ("--seed", args.seed),
+                ("--log", args.log),
+                ("--cards", args.cards),
+            )
+            if value is not None
+        ]
+        if given:
+            raise UsageError(
+                f"--resume takes the game's settings from the log; do not also "
+                f"give {', '.join(given)}"
+            )
+    console = make_console(args.no_color)
+    if args.resume is None:
+        session = new_session(args)
+    else:
+        try:
+            session = resume_session(args.resume, console)
+        except KeyboardInterrupt:
+            console.print(f"\nstopped; the game is still saved in {args.resume}", soft_wrap=True)
+            return 0
+    return session.play(console, console.input)
+
+
+# ---------------------------------------------------------------------------------------------
+# Setting up
+# ---------------------------------------------------------------------------------------------
+def bot_generator(seed: int, num_players: int, seat: int) -> np.random.Generator:
+    """The generator of the bot at ``seat``: its own stream, never the game's."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(num_players)[seat])
+
+
+def fresh_seed() -> int:
+    """A new seed from OS entropy, short enough for a file name."""
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def seat_agents(opponents: Sequence[str], num_players: int, seat: int) -> list[str]:
+    """The agent spec of every seat: the person at ``seat``, the opponents (cycled) elsewhere."""
+    others = [opponents[i % len(opponents)] for i in range(num_players - 1)]
+    return [*others[:seat], HUMAN, *others[seat:]]
+
+
+def make_bots(agents: Sequence[str], seed: int) -> dict[int, Policy]:
+    """The bots of every non-human seat, reset with their own generators."""
+    bots: dict[int, Policy] = {}
+    for seat, spec in enumerate(agents):
+        if spec != HUMAN:
+            bots[seat] = make_policy(spec)
+            bots[seat].reset(seat, len(agents), bot_generator(seed, len(agents), seat))
+    return bots
+
+
+def new_session(args: argparse.Namespace) -> PlaySession:
+    """A new game from the command line's options."""
+    try:
+        opponents = split_agent_specs(args.opponents or DEFAULT_OPPONENTS)
+    except ValueError as exc:
+        raise UsageError(f"--opponents: {exc}") from exc
+    num_players = args.players if args.players is not None else 1 + len(opponents)
+    if not 2 <= num_players <= 4:
+        raise UsageError(f"--players must be 2 to 4, got {num_players}")
+    if len(opponents) > num_players - 1:
+        raise UsageError(
+            f"{len(opponents)} opponents do not fit {num_players - 1} other "
+            f"seat(s); give --players {min(len(opponents) + 1, 4)} or fewer "
+            f"opponents"
+        )
+    seat = args.seat
+    if not 0 <= seat < num_players:
+        raise UsageError(
+            f"--seat {seat} is out of range: seats are 0 to {num_players - 1} "
+            f"for {num_players} players"
+        )
+    seed = args.seed if args.seed is not None else fresh_seed()
+    agents = seat_agents(opponents, num_players, seat)
+    bots = make_bots(agents, seed)
+    log_path: Path = args.log if args.log is not None else Path(f"airships-game-{seed}.jsonl")
+    if log_path.exists() and not args.overwrite:
+        raise UsageError(
+            f"{log_path} exists: resume it with 'airships play --resume "
+            f"{log_path}', or choose another --log (or --overwrite)"
+        )
+    try:
+        state = new_game(num_players, seed=seed, cards=args.cards)
+    except CardDataError as exc:
+        raise CLIError(str(exc)) from exc
+    from airships_env import __version__
+
+    log = GameLog.start(state, tool=TOOL, version=__version__, seed=seed, seat=seat, agents=agents)
+    try:
+        handle = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed by play()
+    except OSError as exc:
+        raise CLIError(f"{log_path}: cannot write the log: {exc.strerror or exc}") from exc
+    handle.write(next(log.lines()) + "\n")
+    handle.flush()
+    return PlaySession(state, seat, agents, bots, log_path, handle)
+
+
+def resume_session(path: Path, console: Console) -> PlaySession:
+    """The game saved in ``path``, with its bots brought back to where they were."""
+    try:
+        log = read_log(path)
+        replay(log)  # checks every record; a bad line raises LogError naming it
+    except LogError as exc:
+        raise UsageError(str(exc)) from exc
+    meta = log.meta
+    num_players = log.initial_state.get("num_players")
+    agents = meta_agents(meta, num_players) if isinstance(num_players, int) else None
+    seed, seat = meta.get("seed"), meta.get("seat")
+    if (
+        meta.get("tool") != TOOL
+        or agents is None
+        or not isinstance(seed, int)
+        or not isinstance(seat, int)
+        or agents[seat] != HUMAN
+    ):
+        raise UsageError(
+            f"{path}: not a game saved by '{TOOL}' (its header does not record "
+            f"the seed, your seat and the opponents)"
+        )
+    bots = make_bots(agents, seed)
+    state = GameState.from_dict(log.initial_state)
+    if state.rng is None:
+        raise UsageError(f"{path}: line 1: the initial state has no random generator")
+    from airships_env.policy import Decision
+
+    bot_decisions = sum(record.player in bots for record in log.records)
+    if bot_decisions:
+        console.print(
+            f"restoring the bots: showing them their {bot_decisions} earlier decisions again..."
+        )
+    diverged: set[int] = set()
+    for record in log.records:
+        bot = bots.get(record.player)
+        if (
+            bot is not None
+            and record.player not in diverged
+            and bot.act(Decision.from_state(state)) != record.action
+        ):
+            diverged.add(record.player)
+        state.apply_action(record.action)  # the restored generator rolls the logged dice
+    for player in sorted(diverged):
+        console.print(
+            f"note: {agents[player]} at seat {player} did not repeat its logged "
+            f"moves (not deterministic?); the game continues from the log"
+        )
+    try:
+        handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by play()
+    except OSError as exc:
+        raise CLIError(f"{path}: cannot write the log: {exc.strerror or exc}") from exc
+    return PlaySession(state, seat, agents, bots, path, handle, resumed=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------------------------
+class PlaySession:
+    """A game in progress: the state, the person's seat, the bots and the open log."""
+
+    def __init__(
+        self,
+        state: GameState,
+        human: int,
+        agents: Sequence[str],
+        bots: dict[int, Policy],
+        log_path: Path,
+        handle: IO[str],
+        resumed: bool = False,
+    ):
+        self.state = state
+        self.human = human
+        self.agents = list(agents)
+        self.bots = bots
+        self.log_path = log_path
+        self.handle = handle
+        self.resumed = resumed
+        self.labels = player_labels(agents, state.num_players, human)
+
+    def play(self, console: Console, read_line: Callable[[str], str]) -> int:
+        """Play to the end or until the person leaves; the exit status (0 either way)."""
+        from rich.text import Text
+
+        from airships_env.cli.tableview import narrate, table_view
+        from airships_env.policy import Decision
+
+        state = self.state
+        others = ", ".join(self.labels[p] for p in range(state.num_players) if p != self.human)
+        verb = "Resuming" if self.resumed else "New game"
+        console.print(
+            Text(
+                f"{verb}: you are P{self.human} against {others}. Saving to {self.log_path}.",
+                "bold",
+            ),
+            soft_wrap=True,
+        )
+        recap: list[Text] = []
+        try:
+            while not state.is_terminal():
+                seat = state.current_player
+                if seat == self.human:
+                    view = public_view(state)
+                    console.print(table_view(view, self.labels, recap, "Since your last choice"))
+                    recap = []
+                    action = ask(console, view, read_line)
+                else:
+                    action = self.bots[seat].act(Decision.from_state(state))
+                wooden_before = state.wooden_airship
+                with interrupts_deferred():
+                    try:
+                        record = state.apply_action(action)
+                    except ValueError as exc:
+                        raise CLIError(
+                            f"{self.labels[seat]} chose an illegal action: {exc}"
+                        ) from exc
+                    append_record(self.handle, record)
+                line = narrate(record, self.labels, wooden_before)
+                console.print(line)
+                recap.append(line)
+        except (KeyboardInterrupt, _Quit):
+            console.print()
+            console.print(
+                f"game saved to {self.log_path}; resume with: "
+                f"airships play --resume {self.log_path}",
+                soft_wrap=True,
+            )
+            return 0
+        finally:
+            self.handle.close()
+        self.finish(console)
+        return 0
+
+    def finish(self, console: Console) -> None:
+        """The final table, the scores by part and the winners."""
+        from rich.text import Text
+
+        from airships_env.cli.tableview import result_text, scores_table, table_view
+
+        state = self.state
+        console.print(table_view(public_view(state), self.labels))
+        console.print(scores_table(state, self.labels))
+        result = Text().append("Result: ", "bold").append(result_text(state, self.labels))
+        if state.winners is not None and self.human in state.winners:
+            result.append("  Well played!" if len(state.winners) == 1 else "", "bold green")
+        console.print(result)
+        console.print(
+            f"game log: {self.log_path} (airships replay {self.log_path})", soft_wrap=True
+        )
+
+
+def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> int:
+    """Show the legal choices and read one; bad input is refused and the choices shown again."""
+    from rich.text import Text
+
+    from airships_env.cli.tableview import choices_view
+
+    legal = view.legal_actions()
+    console.print(choices_view(view, legal))
+    prompt = f"Your choice (1-{len(legal)}, q to save and quit): "
+    while True:
+        try:
+            answer = read_line(prompt)
+        except EOFError:
+            raise _Quit from None
+        if answer.strip().lower() in QUIT_WORDS:
+            raise _Quit
+        index, problem = parse_choice(answer, [ACTION_NAMES[a] for a in legal])
+        if index is not None:
+            return legal[index]
+        console.print(Text(f"{problem}. Your choices again:", "bold red"))
+        console.print(choices_view(view, legal))
+
+
+def parse_choice(answer: str, names: Sequence[str]) -> tuple[int | None, str]:
+    """The 0-based index an answer picks (a number from 1, or the start of a name), or None
+    and why it is refused."""
+    text = answer.strip()
+    if not text:
+        return None, f"Empty input: type a number from 1 to {len(names)}"
+    if text.lstrip("+-").isdigit():
+        number = int(text)
+        if 1 <= number <= len(names):
+            return number - 1, ""
+        return None, f"{text} is out of range: type a number from 1 to {len(names)}"
+    lowered = text.lower()
+    matches = [i for i, name in enumerate(names) if name.lower().startswith(lowered)]
+    if len(matches) == 1:
+        return matches[0], ""
+    if matches:
+        return None, (
+            f"'{text}' matches {len(matches)} choices: type its number from 1 to {len(names)}"
+        )
+    return None, f"Unknown choice '{text}': type a number from 1 to {len(names)}"
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C while an action is applied and logged, so the log and the game agree."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(
+            signal.SIGINT, previous if previous is not None else signal.default_int_handler
+        )
+    if caught:
+        raise KeyboardInterrupt

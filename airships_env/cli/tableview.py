@@ -1,0 +1,588 @@
+"""The table drawn with rich, the narration of records and the choices offered to a person.
+
+Shared by ``airships play`` and ``airships replay``. Everything shown is public information
+(RULES V1): callers pass a :func:`~airships_env.engine.public_view` or a state whose hidden parts
+are never read here (deck order, cards under a stack's top, the left-out airships, the
+generator). Every number comes from the engine (legal actions, odds, pools, scores); this
+module only lays it out. Text is built as rich ``Text`` objects (never markup), so it degrades
+to plain text when the console has no colours; dice are ``[3]`` (kept), ``(1)`` (rolled, not
+kept) and ``<6>`` (a fixed Engineer die), each styled in its die's colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from airships_env.engine import (
+    BUY_EXTRA_TURN,
+    CHIP_DECISION,
+    END_TURN,
+    GAME_OVER,
+    KEEP_CHIP,
+    NUM_ATTEMPT_ACTIONS,
+    PASS,
+    PHASE_NAMES,
+    SPEND_CHIP,
+    ActionRecord,
+    GameState,
+    action_name,
+    attempt_odds,
+    player_pool,
+    score_parts,
+    target_card,
+    target_name,
+)
+from airships_env.engine.actions import FIRST_PHASE_TARGET, FIRST_STACK_TARGET, SLOTS_PER_ROW
+from airships_env.engine.cards import ANY, COLOURS, DEPARTMENTS, DiceCounts, Expansion
+from airships_env.engine.rules import airship_count
+from airships_env.engine.state import CHANGE_OF_ERA_ID, EMPTY, EXTRA_TURN_PRICE
+
+COLOUR_LETTERS = ("W", "R", "B")
+# A die is a box in its colour; black dice are drawn dark grey so they show on dark terminals.
+DIE_STYLES = (
+    "bold black on bright_white",
+    "bold bright_white on red3",
+    "bold bright_white on grey23",
+)
+LETTER_STYLES = ("bold bright_white", "bold red", "bold grey50")
+DEPARTMENT_STYLES = ("medium_purple1", "gold1", "tan", "dark_orange", "green3", "steel_blue1")
+PLAYER_STYLES = ("bold hot_pink", "bold deep_sky_blue1", "bold chartreuse3", "bold orchid")
+RESULT_STYLES = {
+    "success": "bold green",
+    "failure": "bold red",
+    "chip decision": "bold yellow",
+    "passed": "dim",
+}
+STAR = "★"
+
+
+# ---------------------------------------------------------------------------------------------
+# Small pieces
+# ---------------------------------------------------------------------------------------------
+def cost_text(cost: DiceCounts) -> Text:
+    """'2W+1R' for (2, 1, 0), each count in its colour."""
+    text = Text()
+    for colour, count in enumerate(cost):
+        if count:
+            if text:
+                text.append("+")
+            text.append(f"{count}{COLOUR_LETTERS[colour]}", LETTER_STYLES[colour])
+    return text if text else Text("-")
+
+
+def effect_text(expansion: Expansion) -> Text:
+    """What an expansion gives its owner: 'dice +1W', '+2 chips', 'fixed R4', '+1 any'..."""
+    text = Text()
+
+    def part(*pieces: Text | str) -> None:
+        if text:
+            text.append(", ")
+        for piece in pieces:
+            text.append(piece)
+
+    if any(expansion.dice):
+        part("dice +", cost_text(expansion.dice))
+    if expansion.chips:
+        part(f"+{expansion.chips} chip{'s' if expansion.chips > 1 else ''}")
+    if expansion.fixed_die is not None:
+        fixed = expansion.fixed_die
+        part("fixed ", die_text(fixed.value, fixed.colour, "fixed"))
+    for bonus in expansion.engine_bonuses:
+        colour = "any" if bonus.colour == ANY else COLOUR_LETTERS[bonus.colour]
+        part(f"+{bonus.amount} {colour}")
+    if expansion.exchange is not None:
+        part(
+            "exchange ", cost_text(expansion.exchange.give), "→", cost_text(expansion.exchange.get)
+        )
+    return text
+
+
+def die_text(value: int, colour: int, kind: str = "kept") -> Text:
+    """One die: ``[3]`` kept, ``(3)`` rolled but not kept, ``<3>`` fixed; styled by colour."""
+    if kind == "kept":
+        return Text(f"[{value}]", DIE_STYLES[colour])
+    if kind == "fixed":
+        return Text(f"<{value}>", DIE_STYLES[colour] + " underline")
+    return Text(f"({value})", "dim")
+
+
+def stars_text(stars: int) -> Text:
+    """'★3' (nothing for 0)."""
+    return Text(f"{STAR}{stars}", "bold yellow") if stars else Text("")
+
+
+def player_text(labels: Sequence[str], player: int) -> Text:
+    """A player's label in its colour."""
+    return Text(labels[player], PLAYER_STYLES[player % len(PLAYER_STYLES)])
+
+
+def split_kept(rolled: Sequence[int], kept: Sequence[int]) -> tuple[list[bool], list[int]]:
+    """Which rolled dice count, and the counted values no rolled die explains (fixed dice)."""
+    used = [False] * len(rolled)
+    fixed: list[int] = []
+    for value in kept:
+        for i, face in enumerate(rolled):
+            if not used[i] and face == value:
+                used[i] = True
+                break
+        else:
+            fixed.append(value)
+    return used, fixed
+
+
+def roll_text(rolled: Sequence[Sequence[int]], kept: Sequence[Sequence[int]]) -> Text:
+    """The dice of one attempt by colour: 'white [3] (1)  red [5] <6>'."""
+    text = Text()
+    for colour, (faces, counted) in enumerate(zip(rolled, kept, strict=True)):
+        if not faces and not counted:
+            continue
+        used, fixed = split_kept(faces, counted)
+        if text:
+            text.append("  ")
+        text.append(COLOURS[colour], LETTER_STYLES[colour])
+        for face, is_kept in zip(faces, used, strict=True):
+            text.append(" ")
+            text.append(die_text(face, colour, "kept" if is_kept else "dropped"))
+        for value in fixed:
+            text.append(" ")
+            text.append(die_text(value, colour, "fixed"))
+    return text
+
+
+def deck_text(state: GameState) -> str:
+    """The deck's size and, in Era 1, how many cards lie above the Change of Era card.
+
+    Public: the backs of the eras' cards differ (the rendering says the same).
+    """
+    size = len(state.deck)
+    if state.era == 1 and size:
+        before = max(size - len(state.cards.expansions_of_era(2)) - 1, 0)
+        return f"{size} cards ({before} before the Change of Era)"
+    return f"{size} cards"
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------
+def status_text(state: GameState, labels: Sequence[str]) -> Text:
+    """'Turn 12 · Era 1 · Deck 23 cards · P1 random to act: choose target'."""
+    text = Text().append(f"Turn {state.turn}", "bold")
+    text.append(f"  ·  Era {state.era}  ·  Deck {deck_text(state)}  ·  step {state.step}")
+    if state.removed:
+        text.append(f"  ·  {len(state.removed)} expansions out of the game")
+    text.append("\n")
+    if state.phase == GAME_OVER:
+        text.append("Game over: ", "bold")
+        text.append(result_text(state, labels))
+    else:
+        text.append(player_text(labels, state.current_player))
+        text.append(f" to act: {PHASE_NAMES[state.phase]}")
+    return text
+
+
+def board_table(state: GameState) -> Table:
+    """The main board: one row per department, three slots each."""
+    table = Table(
+        title="Main board", title_style="bold", expand=False, show_lines=True, pad_edge=False
+    )
+    table.add_column("row")
+    for slot in range(SLOTS_PER_ROW):
+        table.add_column(f"slot {slot + 1}", min_width=18)
+    cards = state.cards
+    for department, name in enumerate(DEPARTMENTS):
+        cells: list[RenderableType] = [Text(name, DEPARTMENT_STYLES[department])]
+        for slot in range(SLOTS_PER_ROW):
+            card = state.board[department * SLOTS_PER_ROW + slot]
+            if card == EMPTY:
+                cells.append(Text("·", "dim"))
+                continue
+            expansion = cards.expansions[card]
+            cell = Text(expansion.id, DEPARTMENT_STYLES[department])
+            cell.append("\n")
+            cell.append(cost_text(expansion.cost))
+            cell.append(f" ≥{expansion.target} ")
+            cell.append(stars_text(expansion.stars))
+            cell.append("\n")
+            cell.append(effect_text(expansion))
+            cells.append(cell)
+        table.add_row(*cells)
+    return table
+
+
+def stacks_table(state: GameState) -> Table:
+    """The airship stacks: the top card and the height (the cards below are hidden, V1)."""
+    table = Table(title="Airship stacks", title_style="bold", pad_edge=False)
+    for column in ("stack", "top card", "cost", "needs", STAR, "height"):
+        table.add_column(column)
+    for index, stack in enumerate(state.stacks):
+        if not stack:
+            table.add_row(str(index + 1), Text("empty", "dim"), "", "", "", "0")
+            continue
+        airship = state.cards.airships[stack[-1]]
+        table.add_row(
+            str(index + 1),
+            airship.id,
+            cost_text(airship.cost),
+            f"≥{airship.target}",
+            stars_text(airship.stars),
+            str(len(stack)),
+        )
+    return table
+
+
+def hindenburg_table(state: GameState, labels: Sequence[str]) -> Table:
+    """The Hindenburg's phases: cost, target, values and who completed each."""
+    status = "open" if state.hindenburg_open else "closed until an airship stack is empty"
+    table = Table(title=f"Hindenburg ({status})", title_style="bold", pad_edge=False)
+    for column in ("phase", "cost", "needs", f"{STAR} low/high", "completed by"):
+        table.add_column(column)
+    for index, phase in enumerate(state.cards.hindenburg):
+        holder = state.hindenburg[index]
+        if holder != EMPTY:
+            done = player_text(labels, holder)
+        else:
+            done = Text("-" if not state.hindenburg_open else "available", "dim")
+        table.add_row(
+            str(index + 1),
+            cost_text(phase.cost),
+            f"≥{phase.target}",
+            f"{phase.low}/{phase.high}",
+            done,
+        )
+    return table
+
+
+def companies_table(state: GameState, labels: Sequence[str]) -> Table:
+    """Every company: expansions, dice and effects, chips, airships and score."""
+    table = Table(title="Companies", title_style="bold", show_lines=True, pad_edge=False)
+    table.add_column("company")
+    table.add_column("expansions", no_wrap=True, min_width=12)
+    table.add_column("dice")
+    table.add_column("chips", no_wrap=True)
+    table.add_column("airships", no_wrap=True)
+    table.add_column("score", no_wrap=True)
+    cards = state.cards
+    for seat, company in enumerate(state.players):
+        name = Text().append(player_text(labels, seat))
+        if seat == state.current_player and state.phase != GAME_OVER:
+            name = Text("▶ ").append(name)
+        if state.wooden_airship == seat:
+            name.append("\nwooden airship", "italic")
+        if state.winners is not None and seat in state.winners:
+            name.append("\nWINNER", "bold yellow")
+        expansions = Text()
+        for department, card in enumerate(company.slots):
+            if card == EMPTY:
+                continue
+            if expansions:
+                expansions.append("\n")
+            expansion = cards.expansions[card]
+            expansions.append(expansion.id, DEPARTMENT_STYLES[department])
+            if expansion.stars:
+                expansions.append(" ").append(stars_text(expansion.stars))
+        pool = player_pool(state, seat)
+        dice = cost_text(pool.rollable)
+        for colour, value in pool.fixed:
+            dice.append(" ").append(die_text(value, colour, "fixed"))
+        for bonus in pool.engine_bonuses:
+            colour_name = "any" if bonus.colour == ANY else COLOUR_LETTERS[bonus.colour]
+            dice.append(f"\n+{bonus.amount} {colour_name}")
+        if pool.exchange is not None:
+            dice.append("\nexch ").append(cost_text(pool.exchange.give)).append("→").append(
+                cost_text(pool.exchange.get)
+            )
+        chips = Text(f"{company.chips_on_board} board\n{company.chips_supply} supply")
+        ships = Text()
+        for airship_index in company.airships:
+            airship = cards.airships[airship_index]
+            if ships:
+                ships.append("\n")
+            ships.append(airship.id.removeprefix("airship-")).append(" ").append(
+                stars_text(airship.stars)
+            )
+        phases = [f"H{i + 1}" for i, holder in enumerate(state.hindenburg) if holder == seat]
+        if phases:
+            ships.append(("\n" if ships else "") + " ".join(phases))
+        parts = score_parts(state, seat)
+        score = Text().append(str(sum(parts.values())), "bold")
+        score.append(f"\n{parts['expansions']}+{parts['airships']}+{parts['hindenburg']}", "dim")
+        table.add_row(
+            name, expansions or Text("-", "dim"), dice, chips, ships or Text("-", "dim"), score
+        )
+    table.caption = "score = expansions + airships + Hindenburg (H1-H4: phases completed)"
+    return table
+
+
+def table_view(
+    state: GameState,
+    labels: Sequence[str],
+    recap: Sequence[Text] = (),
+    recap_title: str = "Last moves",
+) -> Group:
+    """The whole table: status, main board, stacks, Hindenburg, companies and recent moves."""
+    parts: list[RenderableType] = [
+        Panel(status_text(state, labels), title="Airships", title_align="left"),
+        board_table(state),
+        Columns([stacks_table(state), hindenburg_table(state, labels)], padding=(0, 2)),
+        companies_table(state, labels),
+    ]
+    if state.phase == CHIP_DECISION and state.pending is not None:
+        parts.append(pending_text(state, labels))
+    if recap:
+        parts.append(Panel(Text("\n").join(recap), title=recap_title, title_align="left"))
+    return Group(*parts)
+
+
+def pending_text(state: GameState, labels: Sequence[str]) -> Text:
+    """The roll waiting for its chip decision (T5)."""
+    pending = state.pending
+    assert pending is not None
+    info = target_card(state, pending.target)
+    text = Text().append(player_text(labels, state.current_player))
+    text.append(f" rolled for {info[0] if info else target_name(pending.target)}: ")
+    text.append(roll_text(pending.rolled, pending.kept))
+    text.append(f"  total {pending.total} vs {pending.needed}: one short, a chip decides")
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Narration
+# ---------------------------------------------------------------------------------------------
+def narrate(record: ActionRecord, labels: Sequence[str], wooden_before: int | None = None) -> Text:
+    """One or two lines on what an action did: who, what, dice, total vs needed, result..."""
+    text = Text().append(f"turn {record.turn}: ", "dim")
+    text.append(player_text(labels, record.player))
+    action = record.action
+    if action < NUM_ATTEMPT_ACTIONS:
+        text.append(f" attempts {record.target}")
+        if record.exchange:
+            text.append(" with the exchange")
+        text.append(": ")
+        _append_roll(text, record)
+    elif action == SPEND_CHIP:
+        text.append(" spends a chip: ")
+        _append_total(text, record)
+    elif action == KEEP_CHIP:
+        text.append(" keeps the chip: ")
+        _append_total(text, record)
+    elif action == PASS:
+        text.append(" passes (no eligible target)", "dim")
+    elif action == BUY_EXTRA_TURN:
+        text.append(f" buys an extra turn ({EXTRA_TURN_PRICE} chips back to the supply)")
+    elif action == END_TURN:
+        text.append(" ends the turn", "dim")
+    else:
+        text.append(f" {record.name}")
+    events = _events(record, labels, wooden_before)
+    if events:
+        text.append("\n   ")
+        text.append(Text("; ").join(events))
+    return text
+
+
+def _append_roll(text: Text, record: ActionRecord) -> None:
+    if record.rolled is not None and record.kept is not None:
+        text.append(roll_text(record.rolled, record.kept))
+        text.append(" → ")
+    _append_total(text, record)
+
+
+def _append_total(text: Text, record: ActionRecord) -> None:
+    if record.total is not None:
+        text.append(f"{record.dice_sum}")
+        for name, amount in record.bonuses:
+            text.append(f" +{amount} {name}")
+        if record.bonuses:
+            text.append(f" = {record.total}")
+        text.append(f" vs {record.needed}: ")
+    result = record.result or ""
+    label = "one short, a chip decides" if result == "chip decision" else result
+    text.append(label, RESULT_STYLES.get(result, ""))
+
+
+def _events(record: ActionRecord, labels: Sequence[str], wooden_before: int | None) -> list[Text]:
+    events: list[Text] = []
+    if record.acquired:
+        got = Text().append(f"takes {record.acquired}", "bold")
+        if record.discarded:
+            got.append(f" (discards {record.discarded})")
+        events.append(got)
+    for move in record.chips:
+        plural = "s" if move.count > 1 else ""
+        events.append(
+            Text(f"{move.count} chip{plural} {move.source} → {move.destination} ({move.reason})")
+        )
+    if (
+        wooden_before is not None
+        and record.wooden_airship != wooden_before
+        and record.wooden_airship != EMPTY
+    ):
+        events.append(
+            Text("the wooden airship goes to ").append(player_text(labels, record.wooden_airship))
+        )
+    if record.hindenburg_opened:
+        events.append(Text("the Hindenburg opens!", "bold magenta"))
+    for reveal in record.reveals:
+        if reveal.card == CHANGE_OF_ERA_ID:
+            continue
+        shown = Text(f"revealed {reveal.card}")
+        if reveal.slot is not None:
+            shown.append(f" → {target_name(reveal.slot)}")
+        if reveal.pushed_out:
+            shown.append(f" (pushes {reveal.pushed_out} out of the game)")
+        events.append(shown)
+    if record.era_changed:
+        events.append(Text("Change of Era! Every entrepreneur turns to side II", "bold cyan"))
+    if record.game_over:
+        events.append(Text("game over", "bold"))
+    return events
+
+
+# ---------------------------------------------------------------------------------------------
+# A person's choices
+# ---------------------------------------------------------------------------------------------
+def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
+    """The legal actions numbered from 1; attempts in a table with their card and odds (T5).
+
+    ``success``: the dice and automatic bonuses reach the target; ``chip decides``: the roll
+    misses by exactly 1, so a chip on the board would decide it; ``with a chip``: success when
+    the player spends a chip whenever it decides.
+    """
+    if not any(action < NUM_ATTEMPT_ACTIONS for action in legal):
+        lines = [Text("Your choices", "bold")]
+        for number, action in enumerate(legal, start=1):
+            lines.append(
+                Text().append(f"  {number}) ", "bold").append(other_choice_text(state, action))
+            )
+        return Text("\n").join(lines)
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        title="Your choices",
+        title_style="bold",
+        title_justify="left",
+        collapse_padding=True,
+    )
+    table.add_column("#", justify="right", style="bold")
+    table.add_column("attempt", no_wrap=True)
+    table.add_column("card", no_wrap=True)
+    table.add_column("cost, needs", no_wrap=True)
+    table.add_column(STAR, no_wrap=True)
+    table.add_column("success", justify="right", min_width=7)
+    table.add_column("chip decides", justify="right", min_width=6)
+    table.add_column("with a chip", justify="right", min_width=7)
+    player = state.current_player
+    has_chip = state.players[player].chips_on_board > 0
+    pool = player_pool(state, player)
+    for number, action in enumerate(legal, start=1):
+        if action >= NUM_ATTEMPT_ACTIONS:  # not reached: attempts come alone
+            table.add_row(str(number), other_choice_text(state, action))
+            continue
+        target, exchange = divmod(action, 2)
+        choice = short_target_text(target)
+        if exchange and pool.exchange is not None:
+            choice.append(" +exch ").append(cost_text(pool.exchange.give)).append("→").append(
+                cost_text(pool.exchange.get)
+            )
+        info = target_card(state, target)
+        odds = attempt_odds(state, target, bool(exchange))
+        if info is None or odds is None:  # not reached for a legal attempt
+            table.add_row(str(number), choice)
+            continue
+        card_id, card, cost, needed = info
+        if target < FIRST_STACK_TARGET:
+            stars = stars_text(state.cards.expansions[card].stars)
+        elif target < FIRST_PHASE_TARGET:
+            stars = stars_text(state.cards.airships[card].stars)
+        else:
+            phase = state.cards.hindenburg[card]
+            stars = Text(f"{STAR}{phase.low}/{phase.high}", "bold yellow")
+        chip = f"{odds.chip_decides:.1%}" if odds.chip_decides > 0 else "-"
+        with_chip = f"{odds.success_with_chip:.1%}" if has_chip else "no chip"
+        table.add_row(
+            str(number),
+            choice,
+            Text(card_id, "bold"),
+            cost_text(cost).append(f" ≥{needed}"),
+            stars,
+            Text(f"{odds.success:.1%}", "bold"),
+            chip,
+            with_chip,
+        )
+    return table
+
+
+def short_target_text(target: int) -> Text:
+    """'hangar 2', 'stack 3', 'Hindenburg 1' (1-based, as in ``target_name``)."""
+    if target < FIRST_STACK_TARGET:
+        department, slot = divmod(target, SLOTS_PER_ROW)
+        return Text(f"{DEPARTMENTS[department]} {slot + 1}", DEPARTMENT_STYLES[department])
+    if target < FIRST_PHASE_TARGET:
+        return Text(f"stack {target - FIRST_STACK_TARGET + 1}")
+    return Text(f"Hindenburg {target - FIRST_PHASE_TARGET + 1}")
+
+
+def other_choice_text(state: GameState, action: int) -> Text:
+    """A chip decision, extra turn, end of turn or pass, with what it means now."""
+    company = state.players[state.current_player]
+    pending = state.pending
+    if action == SPEND_CHIP and pending is not None:
+        return Text(
+            f"spend a chip: {pending.total} + 1 = {pending.total + 1} vs "
+            f"{pending.needed}, success ({company.chips_on_board} chips on your board)"
+        )
+    if action == KEEP_CHIP and pending is not None:
+        return Text(f"keep the chip: {pending.total} vs {pending.needed}, the attempt fails")
+    if action == BUY_EXTRA_TURN:
+        return Text(
+            f"buy an extra turn: {EXTRA_TURN_PRICE} chips from your board back to your "
+            f"supply ({company.chips_on_board} on your board)"
+        )
+    return Text(action_name(action))
+
+
+# ---------------------------------------------------------------------------------------------
+# The end
+# ---------------------------------------------------------------------------------------------
+def result_text(state: GameState, labels: Sequence[str]) -> Text:
+    """'P1 random wins with 23' or 'P0 (you), P2 greedy share the win with 19'."""
+    if state.winners is None or state.final_scores is None:
+        return Text("no result")
+    text = Text()
+    for i, seat in enumerate(state.winners):
+        if i:
+            text.append(", ")
+        text.append(player_text(labels, seat))
+    verb = "wins" if len(state.winners) == 1 else "share the win"
+    text.append(f" {verb} with {state.final_scores[state.winners[0]]}")
+    return text
+
+
+def scores_table(state: GameState, labels: Sequence[str]) -> Table:
+    """Every player's score by part (E2), airship count (the E3 tie-break) and the winners."""
+    final = state.phase == GAME_OVER
+    table = Table(title="Final scores" if final else "Scores", title_style="bold", pad_edge=False)
+    for column in ("player", "expansions", "airships", "Hindenburg", "total", "airships held"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for seat in range(state.num_players):
+        parts = score_parts(state, seat)
+        name = Text().append(player_text(labels, seat))
+        if state.winners is not None and seat in state.winners:
+            name.append("  WINNER", "bold yellow")
+        held = airship_count(state, seat)
+        table.add_row(
+            name,
+            str(parts["expansions"]),
+            str(parts["airships"]),
+            str(parts["hindenburg"]),
+            Text(str(sum(parts.values())), "bold"),
+            str(held),
+        )
+    return table

@@ -1,0 +1,341 @@
+"""``airships play``: full games against random bots, bad input, Ctrl-C, resume, errors."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from airships_env.cli import main
+from airships_env.cli.play import bot_generator, parse_choice, seat_agents
+from airships_env.engine import read_log, replay
+
+from .conftest import AIRSHIPS
+
+ALWAYS_FIRST = "1\n" * 400  # more answers than any 2-player game asks for
+PROMPT = r"Your choice \(1-(\d+), q to save and quit\): "
+
+
+def log_records(path: Path) -> list[dict]:
+    """The action lines of a log as dicts."""
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def test_full_game_with_scripted_stdin_refuses_bad_input(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    bad = ["", "abc", "0", "999"]
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "3", "--log", str(log)],
+        stdin="\n".join(bad) + "\n" + ALWAYS_FIRST,
+    )
+    assert run.code == 0, run.err
+    assert "Empty input: type a number from 1 to" in run.out
+    assert "Unknown choice 'abc'" in run.out
+    assert "0 is out of range" in run.out
+    assert "999 is out of range" in run.out
+    # Each refusal shows the choices again: the first decision lists them 1 + 4 times.
+    first_decision = run.out.split("turn 1: P0 (you)")[0]
+    assert first_decision.count("Your choices") - len(bad) == 1 + len(bad)
+    assert first_decision.count("Your choices again") == len(bad)
+    # The game ran to its end; the log says so and the printed result agrees with it.
+    records = log_records(log)
+    assert records[-1]["game_over"] is True
+    scores = records[-1]["scores"]
+    assert "Final scores" in run.out
+    final = replay(read_log(log))
+    assert final.is_terminal() and list(final.final_scores) == scores
+    winner = records[-1]["winners"][0]
+    label = "P0 (you)" if winner == 0 else "P1 random"
+    assert f"Result: {label}" in run.out and f"with {scores[winner]}" in run.out
+    # The human's own decisions were the first legal action each time.
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["meta"]["agents"] == ["human", "random"]
+    assert header["meta"]["seed"] == 3 and header["meta"]["seat"] == 0
+
+
+def test_table_shows_every_part_and_odds(cli, tmp_path):
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "4", "--log", str(tmp_path / "g.jsonl")],
+        stdin="q\n",
+    )
+    assert run.code == 0
+    for part in (
+        "Main board",
+        "Airship stacks",
+        "Hindenburg (closed",
+        "Companies",
+        "Turn 1",
+        "Era 1",
+        "Deck 40 cards",
+        "P0 (you) to act: choose target",
+        "success",
+        "chip decides",
+        "with a chip",
+        "board",
+        "supply",
+    ):
+        assert part in run.out, part
+    # Exact odds of the first listed attempt, as the engine computes them.
+    from airships_env.engine import attempt_odds, new_game
+
+    state = new_game(2, seed=4)
+    first = state.legal_actions()[0]
+    odds = attempt_odds(state, first // 2, bool(first % 2))
+    assert odds is not None
+    assert f"{odds.success:.1%}" in run.out
+    assert "game saved to" in run.out
+
+
+def test_human_in_a_later_seat_of_four(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    run = cli(
+        [
+            "play",
+            "--opponents",
+            "random",
+            "--players",
+            "4",
+            "--seat",
+            "2",
+            "--seed",
+            "8",
+            "--log",
+            str(log),
+        ],
+        stdin="1\n" * 12,
+    )
+    assert run.code == 0, run.err
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["meta"]["agents"] == ["random", "random", "human", "random"]
+    records = log_records(log)
+    assert sum(r["player"] == 2 for r in records) >= 10
+    assert records[0]["player"] == 0  # the bots before the person played first
+    # Bots narrated: every seat's moves appear.
+    for seat in (0, 1, 3):
+        assert f"P{seat} random attempts" in run.out
+    assert "P2 (you) attempts" in run.out
+
+
+@pytest.fixture(scope="module")
+def straight_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The log of an uninterrupted game, seed 9, the person always taking choice 1."""
+    path = tmp_path_factory.mktemp("straight") / "straight.jsonl"
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(ALWAYS_FIRST)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = main(["play", "--opponents", "random", "--seed", "9", "--log", str(path)])
+    finally:
+        sys.stdin = saved_stdin
+    assert code == 0 and log_records(path)[-1]["game_over"]
+    return path
+
+
+def test_end_of_input_saves_and_resume_reaches_the_same_end(cli, tmp_path, straight_game):
+    straight = straight_game
+    paused = tmp_path / "paused.jsonl"
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "9", "--log", str(paused)], stdin="1\n" * 7
+    )
+    assert run.code == 0
+    assert f"game saved to {paused}; resume with: airships play --resume {paused}" in run.out
+    assert not log_records(paused)[-1]["game_over"]
+    run = cli(["play", "--resume", str(paused)], stdin=ALWAYS_FIRST)
+    assert run.code == 0, run.err
+    assert "restoring the bots" in run.out and "note:" not in run.out
+    # Same seed, same answers: the resumed game is the uninterrupted one, record for record.
+    assert log_records(paused) == log_records(straight)
+    # Resuming a finished game just shows the result.
+    run = cli(["play", "--resume", str(paused)])
+    assert run.code == 0 and "Final scores" in run.out
+
+
+def test_quit_word_and_name_prefix(cli, tmp_path):
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "3", "--log", str(tmp_path / "g.jsonl")],
+        stdin="quit\n",
+    )
+    assert run.code == 0 and "game saved to" in run.out
+    names = ["attempt hangar row, slot 1", "end the turn", "buy an extra turn (3 chips)"]
+    assert parse_choice("end", names) == (1, "")
+    assert parse_choice("BUY", names) == (2, "")
+    assert parse_choice(" 2 ", names) == (1, "")
+    for bad in ("", "x", "0", "4", "-1"):
+        index, problem = parse_choice(bad, names)
+        assert index is None and problem
+
+
+def test_seats_and_bot_generators():
+    assert seat_agents(["a", "b"], 4, 1) == ["a", "human", "b", "a"]
+    assert seat_agents(["a"], 2, 0) == ["human", "a"]
+    # Each bot has its own stream, which is not the game's (default_rng(seed)).
+    import numpy as np
+
+    draws = {seat: bot_generator(5, 3, seat).integers(1 << 30) for seat in range(3)}
+    assert len(set(draws.values())) == 3
+    assert np.random.default_rng(5).integers(1 << 30) not in draws.values()
+    assert bot_generator(5, 3, 1).integers(1 << 30) == draws[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Through a pseudo-terminal
+# ---------------------------------------------------------------------------------------------
+def spawn(args: list[str]) -> pexpect.spawn:
+    """``airships`` in a pseudo-terminal, 120 columns wide."""
+    child = pexpect.spawn(
+        str(AIRSHIPS),
+        args,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 120),
+        searchwindowsize=4000,
+        env={"TERM": "xterm", "PATH": "/usr/bin:/bin"},
+    )
+    child.delaybeforesend = None
+    return child
+
+
+def test_pty_full_game_against_random_bots(tmp_path):
+    log = tmp_path / "pty.jsonl"
+    child = spawn(["play", "--opponents", "random", "--seed", "3", "--log", str(log), "--no-color"])
+    child.expect(PROMPT)
+    for bad, refusal in (
+        ("", "Empty input"),
+        ("abc", "Unknown choice 'abc'"),
+        ("0", "0 is out of range"),
+        ("999", "999 is out of range"),
+    ):
+        child.sendline(bad)
+        child.expect(refusal)
+        child.expect("Your choices")  # the options again
+        child.expect(PROMPT)
+    decisions = 0
+    while True:
+        child.sendline("1")
+        decisions += 1
+        index = child.expect([PROMPT, r"Result: .*with \d+"])
+        if index == 1:
+            break
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    records = log_records(log)
+    assert records[-1]["game_over"]
+    assert decisions == sum(r["player"] == 0 for r in records)
+
+
+def test_pty_ctrl_c_saves_and_resume_continues(cli, tmp_path, straight_game):
+    log = tmp_path / "pty.jsonl"
+    child = spawn(["play", "--opponents", "random", "--seed", "9", "--log", str(log)])
+    child.expect(PROMPT)
+    for _ in range(4):
+        child.sendline("1")
+        child.expect(PROMPT)
+    child.sendintr()
+    child.expect(re.escape(f"game saved to {log}; resume with: airships play --resume {log}"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and child.signalstatus is None
+    saved = log_records(log)
+    assert len(saved) >= 4 and not saved[-1]["game_over"]
+    run = cli(["play", "--resume", str(log)], stdin=ALWAYS_FIRST)
+    assert run.code == 0, run.err
+    assert log_records(log)[: len(saved)] == saved
+    assert log_records(log) == log_records(straight_game)
+
+
+# ---------------------------------------------------------------------------------------------
+# Documented errors: one line, exit status 2, no traceback
+# ---------------------------------------------------------------------------------------------
+def one_line_error(run, code: int = 2) -> str:
+    assert run.code == code
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("airships: error: "), run.err
+    assert "Traceback" not in run.err
+    return lines[0]
+
+
+def test_error_unknown_opponent(cli, tmp_path):
+    line = one_line_error(
+        cli(["play", "--opponents", "random,nobot", "--log", str(tmp_path / "g.jsonl")])
+    )
+    assert "--opponents: unknown agent 'nobot'; known agents: random" in line
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_error_bad_seat(cli, tmp_path):
+    line = one_line_error(cli(["play", "--opponents", "random", "--seat", "5"]))
+    assert "--seat 5 is out of range: seats are 0 to 1 for 2 players" in line
+
+
+def test_error_bad_players(cli):
+    line = one_line_error(cli(["play", "--opponents", "random", "--players", "5"]))
+    assert "--players must be 2 to 4, got 5" in line
+    line = one_line_error(cli(["play", "--opponents", "random,random,random", "--players", "3"]))
+    assert "3 opponents do not fit 2 other seat(s)" in line
+
+
+def test_error_resume_missing_log(cli, tmp_path):
+    missing = tmp_path / "nothing.jsonl"
+    line = one_line_error(cli(["play", "--resume", str(missing)]))
+    assert f"{missing}: cannot read the log: No such file or directory" in line
+
+
+def test_error_resume_corrupted_line(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    cli(["play", "--opponents", "random", "--seed", "3", "--log", str(log)], stdin="1\n" * 6)
+    lines = log.read_text().splitlines()
+    lines[2] = lines[2][:40]  # a line cut short
+    log.write_text("\n".join(lines) + "\n")
+    line = one_line_error(cli(["play", "--resume", str(log)]))
+    assert f"{log}: line 3: not valid JSON" in line
+
+
+def test_error_resume_older_log_version(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    cli(["play", "--opponents", "random", "--seed", "3", "--log", str(log)], stdin="q\n")
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 0
+    log.write_text(json.dumps(header) + "\n")
+    line = one_line_error(cli(["play", "--resume", str(log)]))
+    assert f"{log}: line 1: log version 0 is not supported" in line
+
+
+def test_error_resume_not_a_play_log(cli, game_log):
+    path, _log = game_log
+    line = one_line_error(cli(["play", "--resume", str(path)]))
+    assert "not a game saved by 'airships play'" in line
+
+
+def test_error_log_exists(cli, tmp_path):
+    log = tmp_path / "g.jsonl"
+    log.write_text("precious\n")
+    line = one_line_error(cli(["play", "--opponents", "random", "--log", str(log)]))
+    assert f"{log} exists: resume it with 'airships play --resume {log}'" in line
+    assert log.read_text() == "precious\n"
+
+
+def test_error_resume_with_settings(cli, tmp_path):
+    line = one_line_error(cli(["play", "--resume", str(tmp_path / "g.jsonl"), "--seed", "3"]))
+    assert "--resume takes the game's settings from the log; do not also give --seed" in line
+
+
+def test_ctrl_c_is_held_while_an_action_is_applied_and_logged():
+    import os
+    import signal
+
+    from airships_env.cli.play import interrupts_deferred
+
+    reached_the_end = False
+    with pytest.raises(KeyboardInterrupt), interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached_the_end = True  # the interrupt waits until the block is done
+    assert reached_the_end
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
