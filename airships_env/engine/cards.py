@@ -283,6 +283,15 @@ class _Parser:
             if key not in allowed:
                 raise self.fail(entry, key, f"unknown field (allowed: {', '.join(sorted(allowed))})")
 
+    @staticmethod
+    def label(kind: str, index: int, table: Any) -> str:
+        """'expansion 'id'' when the entry has a usable id, else 'expansion #n' (1-based)."""
+        if isinstance(table, Mapping):
+            card_id = table.get("id")
+            if isinstance(card_id, str) and card_id.strip():
+                return f"{kind} '{card_id}'"
+        return f"{kind} #{index + 1}"
+
     def entries(self, data: Mapping[str, Any], key: str) -> list[Any]:
         value = data.get(key)
         if not isinstance(value, list):
@@ -292,7 +301,7 @@ class _Parser:
 
     # -- entries --------------------------------------------------------------------------
     def expansion(self, index: int, table: Any) -> Expansion:
-        entry = f"expansion #{index + 1}"
+        entry = self.label("expansion", index, table)
         self.check_keys(table, self._EXPANSION_KEYS, entry)
         card_id = self.text(table, "id", entry)
         entry = f"expansion '{card_id}'"
@@ -353,7 +362,7 @@ class _Parser:
         )
 
     def airship(self, index: int, table: Any) -> Airship:
-        entry = f"airship #{index + 1}"
+        entry = self.label("airship", index, table)
         self.check_keys(table, self._AIRSHIP_KEYS, entry)
         card_id = self.text(table, "id", entry)
         entry = f"airship '{card_id}'"
@@ -365,7 +374,7 @@ class _Parser:
         )
 
     def phase(self, index: int, table: Any) -> HindenburgPhase:
-        entry = f"hindenburg #{index + 1}"
+        entry = self.label("hindenburg", index, table)
         self.check_keys(table, self._HINDENBURG_KEYS, entry)
         card_id = self.text(table, "id", entry)
         entry = f"hindenburg '{card_id}'"
@@ -413,21 +422,23 @@ class _Parser:
             if len(found) != expected:
                 label = "starter" if era == STARTER_ERA else f"Era {era}"
                 raise self.fail("expansions", "era", f"expected {expected} {label} cards, found "
-                                                     f"{len(found)}")
+                                                     f"{len(found)}: {', '.join(found)}")
         for department, department_name in enumerate(DEPARTMENTS):
             found = [e.id for e in expansions if e.department == department]
             if len(found) != EXPANSIONS_PER_DEPARTMENT:
                 raise self.fail("expansions", "department",
                                 f"expected {EXPANSIONS_PER_DEPARTMENT} {department_name} cards, "
-                                f"found {len(found)}")
+                                f"found {len(found)}: {', '.join(found)}")
         for tier in AIRSHIP_TIERS:
             found = [a.id for a in airships if a.tier == tier]
             if len(found) != AIRSHIPS_PER_TIER:
                 raise self.fail("airships", "tier", f"expected {AIRSHIPS_PER_TIER} tier-{tier} "
-                                                    f"airships, found {len(found)}")
+                                                    f"airships, found {len(found)}: "
+                                                    f"{', '.join(found)}")
         if len(phases) != HINDENBURG_PHASES:
             raise self.fail("hindenburg", "count", f"expected {HINDENBURG_PHASES} phases, found "
-                                                   f"{len(phases)}")
+                                                   f"{len(phases)}: "
+                                                   f"{', '.join(p.id for p in phases)}")
         return CardSet(
             name=name, path=self.source, digest=digest,
             entrepreneur_side_1=sides[0], entrepreneur_side_2=sides[1],

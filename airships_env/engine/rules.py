@@ -290,14 +290,16 @@ def attempt_shape(pool: Pool, cost: DiceCounts, exchange: bool) -> AttemptShape:
 
 def engine_bonus(state: GameState, pool: Pool, cost: DiceCounts) -> int:
     """T5: the Engine bonuses that apply to an attempt with this cost."""
-    total = pool.engine_bonus_by_cost.get(cost)
+    needs_colour = state.options.engine_bonus_needs_cost_colour
+    # The pool is shared by every game on this card set: the key holds the ruling too.
+    key = (cost, needs_colour)
+    total = pool.engine_bonus_by_cost.get(key)
     if total is None:
         total = 0
-        needs_colour = state.options.engine_bonus_needs_cost_colour
         for bonus in pool.engine_bonuses:
             if bonus.colour == ANY or not needs_colour or cost[bonus.colour]:
                 total += bonus.amount
-        pool.engine_bonus_by_cost[cost] = total
+        pool.engine_bonus_by_cost[key] = total
     return total
 
 
@@ -454,7 +456,6 @@ def apply_action(state: GameState, action: int,
     turn = state.turn
     build = _Builder()
     if action < NUM_ATTEMPT_ACTIONS:
-        state.passed_mask = 0
         _attempt(state, player, action >> 1, bool(action & 1), dice, build)
     elif action == PASS:  # T2a: no roll, no chip
         build.fields["result"] = "passed"
@@ -535,6 +536,7 @@ def _attempt(state: GameState, player: int, target: int, exchange: bool,
         if problem is not None:
             raise ValueError(f"forced dice for '{ACTION_NAMES[2 * target + exchange]}': {problem}")
         rolled = tuple(tuple(int(v) for v in values) for values in forced)
+    state.passed_mask = 0  # E4: an attempt resets the passes (only once the roll is valid)
     kept_lists: list[tuple[int, ...]] = [(), (), ()]
     dice_sum = 0
     for colour, _rolled, keep, fixed in shape:

@@ -91,7 +91,9 @@ class Pool:
     fixed_exchanged: tuple[tuple[int, int], ...] | None
     available_exchanged: DiceCounts | None
     shapes: dict[tuple[DiceCounts, bool], AttemptShape] = field(default_factory=dict, repr=False)
-    engine_bonus_by_cost: dict[DiceCounts, int] = field(default_factory=dict, repr=False)
+    # keyed by (cost, RulesOptions.engine_bonus_needs_cost_colour)
+    engine_bonus_by_cost: dict[tuple[DiceCounts, bool], int] = field(default_factory=dict,
+                                                                     repr=False)
 
 
 @dataclass(frozen=True, slots=True)
