@@ -52,7 +52,7 @@ def colour_distribution(shape: ColourShape) -> Distribution:
     faces = FACES[colour]
     outcomes: list[tuple[int, ...]] = [()]
     for _ in range(rolled):
-        outcomes = [o + (f,) for o in outcomes for f in faces]
+        outcomes = [(*o, f) for o in outcomes for f in faces]
     for outcome in outcomes:
         total = best_sum(outcome + fixed, keep)
         counts[total] = counts.get(total, 0) + 1
@@ -151,7 +151,7 @@ def _outcomes(colour: int, count: int) -> tuple[tuple[int, ...], ...]:
     """Every outcome of rolling ``count`` dice of a colour, indexed by a base-6 code."""
     outcomes: list[tuple[int, ...]] = [()]
     for _ in range(count):
-        outcomes = [o + (f,) for f in FACES[colour] for o in outcomes]
+        outcomes = [(*o, f) for f in FACES[colour] for o in outcomes]
     return tuple(outcomes)
 
 

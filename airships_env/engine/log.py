@@ -54,9 +54,10 @@ class GameLog:
             for line in self.lines():
                 handle.write(line + "\n")
 
-    def replay(self, cards: CardSet | None = None, upto: int | None = None) -> GameState:
+    def replay(self, cards: CardSet | None = None, upto: int | None = None,
+               reroll: bool = True) -> GameState:
         """The state after the first ``upto`` records (all by default); see :func:`replay`."""
-        return replay(self, cards, upto)
+        return replay(self, cards, upto, reroll)
 
 
 def record_line(record: ActionRecord) -> str:

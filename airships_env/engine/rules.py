@@ -25,12 +25,13 @@ from airships_env.engine.actions import (
     SPEND_CHIP,
 )
 from airships_env.engine.cards import (
-    ANY,
     AIRSHIP_TIERS,
+    ANY,
     BONUS_COLOURS,
     DEPARTMENTS,
     CardSet,
     DiceCounts,
+    EngineBonus,
     load_cards,
 )
 from airships_env.engine.dice import AttemptOdds, AttemptShape
@@ -73,10 +74,12 @@ def new_game(
 
     Pass either ``rng`` or ``seed`` (``seed=None`` and no ``rng`` draws fresh OS entropy).
     """
+    if isinstance(num_players, np.integer):
+        num_players = int(num_players)
     if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
         MIN_PLAYERS <= num_players <= MAX_PLAYERS
-    ):
-        raise ValueError(f"num_players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")  # S1
+    ):  # S1
+        raise ValueError(f"num_players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
     if rng is not None and seed is not None:
         raise ValueError("pass either seed or rng, not both")
     if rng is None:
@@ -93,7 +96,7 @@ def new_game(
             stack.append(card)
         left_out.extend(shuffled[4:])
     # S3: top to bottom: Era 1 shuffled, the Change of Era card, Era 2 shuffled (top = last).
-    deck = _shuffled(rng, card_set.expansions_of_era(2)) + [CHANGE_OF_ERA]
+    deck = [*_shuffled(rng, card_set.expansions_of_era(2)), CHANGE_OF_ERA]
     deck += _shuffled(rng, card_set.expansions_of_era(1))
     # S5, S6: two white dice each (entrepreneur side I + starter); chips 3 / 4 on the board.
     players = [
@@ -199,7 +202,7 @@ def player_pool(state: GameState, player: int) -> Pool:
 def _build_pool(cards: CardSet, slots: Sequence[int], era: int) -> Pool:
     rollable = list(cards.entrepreneur_side_2 if era == 2 else cards.entrepreneur_side_1)
     fixed: list[tuple[int, int]] = []
-    bonuses = []
+    bonuses: list[EngineBonus] = []
     exchange = None
     for card_index in slots:
         if card_index == EMPTY:
@@ -431,7 +434,7 @@ def is_legal(state: GameState, action: int) -> bool:
 class _Builder:
     """Collects what an action does; frozen into an ActionRecord at the end."""
 
-    __slots__ = ("fields", "chips", "reveals")
+    __slots__ = ("chips", "fields", "reveals")
 
     def __init__(self) -> None:
         self.fields: dict[str, object] = {}
@@ -524,8 +527,8 @@ def _attempt(state: GameState, player: int, target: int, exchange: bool,
     pool = player_pool(state, player)
     shape = attempt_shape(pool, cost, exchange)
     rolled_counts = [0, 0, 0]
-    for colour, rolled, _keep, _fixed in shape:
-        rolled_counts[colour] = rolled
+    for colour, count, _keep, _fixed in shape:
+        rolled_counts[colour] = count
     if forced is None:
         if state.rng is None:
             raise ValueError("this state has no random generator (a public view): "

@@ -24,9 +24,10 @@ _STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
 
 def _hidden_groups(state: GameState) -> tuple[list[int], list[int], dict[int, list[int]]]:
     """The hidden cards: Era 1 deck cards, Era 2 deck cards, unseen airships by tier."""
-    era_one = state.cards.memo.get("era_one")
-    if era_one is None:
-        era_one = state.cards.memo["era_one"] = frozenset(state.cards.expansions_of_era(1))
+    memo = state.cards.memo
+    if "era_one" not in memo:
+        memo["era_one"] = frozenset(state.cards.expansions_of_era(1))
+    era_one: frozenset[int] = memo["era_one"]  # type: ignore[assignment]
     deck_era_one = [c for c in state.deck if c in era_one]
     deck_era_two = [c for c in state.deck if c != CHANGE_OF_ERA and c not in era_one]
     airships = state.cards.airships
