@@ -1,0 +1,175 @@
+"""Agents made by name with options: ``make_agent("mcts:sims=400,seconds=1")``.
+
+Spec syntax: ``name[:key=value[,key=value...]]``. Values are read as ``int``, then ``float``,
+then ``true``/``false`` (bool), ``none`` (None), else kept as a string. A name is either one of
+:data:`AGENTS` or a dotted import path to a class (``package.module.ClassName``), which lets
+tests and experiments plug in their own agents and still be built by name in a worker process.
+
+A *list* of specs (``--agents``) is split on commas with one rule: a piece that looks like
+``key=value`` (an identifier, then ``=``) continues the options of the agent before it; any
+other piece starts a new agent. Agent names never contain ``=``, so this is unambiguous::
+
+    split_specs("mcts:sims=400,seconds=1,greedy,random")
+    # -> ["mcts:sims=400,seconds=1", "greedy", "random"]
+
+A value cannot itself contain a comma; pass such an agent with a repeated ``--agents`` flag.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from importlib import import_module
+from typing import Any
+
+import numpy as np
+
+from airships_env.policy import Policy
+
+#: Registered agent names and the ``module:Class`` each builds (imported on first use, so this
+#: module imports without torch or the bots).
+AGENTS: dict[str, str] = {
+    "random": "airships_env.policy:RandomPolicy",
+    "greedy": "agents.bots.greedy:GreedyAgent",
+    "heuristic": "agents.bots.heuristic:HeuristicAgent",
+    "mcts": "agents.bots.mcts:MCTSAgent",
+    "ppo": "agents.policy_agent:PPOAgent",
+}
+
+_OPTION_PIECE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+class AgentUnavailableError(ImportError):
+    """A known agent whose module (or one of its dependencies) cannot be imported."""
+
+
+def parse_value(text: str) -> Any:
+    """An option value: int, float, bool (true/false), None (none) or the string itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,...`` into the name and its parsed options."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip()
+    if not _NAME.match(name):
+        raise ValueError(
+            f"agent spec {spec!r}: {name!r} is not an agent name; known agents: {', '.join(AGENTS)}"
+        )
+    options: dict[str, Any] = {}
+    if rest.strip():
+        for piece in rest.split(","):
+            key, sep, value = piece.partition("=")
+            key = key.strip()
+            if not sep or not key.isidentifier():
+                raise ValueError(f"agent spec {spec!r}: option {piece!r} is not key=value")
+            if key in options:
+                raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
+            options[key] = parse_value(value.strip())
+    return name, options
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs (see the module docstring for the rule)."""
+    specs: list[str] = []
+    for raw in text.split(","):
+        piece = raw.strip()
+        if not piece:
+            raise ValueError(f"agent list {text!r} has an empty entry")
+        if _OPTION_PIECE.match(piece):
+            if not specs or ":" not in specs[-1]:
+                raise ValueError(
+                    f"agent list {text!r}: option {piece!r} follows no agent "
+                    f"with options (write name:key=value,key=value)"
+                )
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def agent_class(name: str) -> type:
+    """The class an agent name builds (a registered name or a dotted ``module.Class`` path)."""
+    if name in AGENTS:
+        module_name, _, attribute = AGENTS[name].partition(":")
+    elif "." in name:
+        module_name, _, attribute = name.rpartition(".")
+    else:
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(AGENTS)} "
+            f"(or a dotted path package.module.Class)"
+        )
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or "?"
+        if module_name == missing or module_name.startswith(missing + "."):
+            raise AgentUnavailableError(
+                f"agent {name!r} lives in module {module_name}, which does not exist "
+                f"(yet) in this installation"
+            ) from exc
+        raise AgentUnavailableError(
+            f"agent {name!r} needs the package {missing!r}, which is not installed "
+            f"(for 'ppo': pip install -e '.[train]')"
+        ) from exc
+    try:
+        cls = getattr(module, attribute)
+    except AttributeError as exc:
+        raise AgentUnavailableError(
+            f"agent {name!r}: module {module_name} has no {attribute!r}"
+        ) from exc
+    if not isinstance(cls, type):
+        raise ValueError(f"agent {name!r}: {module_name}.{attribute} is not a class")
+    return cls
+
+
+def agent_options(cls: type) -> tuple[list[str], bool]:
+    """The keyword options a class takes, and whether it takes any (``**kwargs``)."""
+    parameters = inspect.signature(cls).parameters.values()
+    names = [
+        p.name
+        for p in parameters
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "rng"
+    ]
+    open_ended = any(p.kind == p.VAR_KEYWORD for p in parameters)
+    return names, open_ended
+
+
+def make_agent(spec: str, rng: np.random.Generator | None = None) -> Policy:
+    """Build the agent a spec names; ``rng`` goes to constructors that take one.
+
+    Raises ValueError for an unknown name or option (listing the valid ones) and
+    :class:`AgentUnavailableError` when the agent's module cannot be imported.
+    """
+    name, options = parse_spec(spec)
+    cls = agent_class(name)
+    valid, open_ended = agent_options(cls)
+    unknown = [key for key in options if key not in valid]
+    if unknown and not open_ended:
+        raise ValueError(
+            f"agent spec {spec!r}: unknown option(s) {', '.join(unknown)}; "
+            f"{name!r} takes: {', '.join(valid) or 'no options'}"
+        )
+    if "rng" in inspect.signature(cls).parameters and rng is not None:
+        options["rng"] = rng
+    try:
+        agent = cls(**options)
+    except TypeError as exc:
+        raise ValueError(f"agent spec {spec!r}: {exc}") from exc
+    if not isinstance(agent, Policy):
+        raise ValueError(
+            f"agent {name!r} ({cls.__name__}) does not follow the Policy "
+            f"protocol (name, reset, act)"
+        )
+    return agent

@@ -1,0 +1,206 @@
+"""The agent registry (specs, options, lists of specs) and the trained-policy agent."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import registry
+from agents.registry import (
+    AgentUnavailableError,
+    make_agent,
+    parse_spec,
+    parse_value,
+    split_specs,
+)
+from airships_env.engine import NUM_ACTIONS, new_game
+from airships_env.policy import Decision, Policy, RandomPolicy
+
+
+class OptionAgent:
+    """A test agent with typed keyword options."""
+
+    name = "option-agent"
+
+    def __init__(
+        self, sims: int = 10, seconds: float = 0.5, verbose: bool = False, label: str = "x"
+    ):
+        self.sims, self.seconds, self.verbose, self.label = sims, seconds, verbose, label
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Nothing to reset."""
+
+    def act(self, decision: Decision) -> int:
+        """The first legal action."""
+        return decision.legal_actions[0]
+
+
+class NotAnAgent:
+    """No act method."""
+
+    def __init__(self) -> None:
+        self.name = "nothing"
+
+
+def test_parse_value_types():
+    assert parse_value("400") == 400 and isinstance(parse_value("400"), int)
+    assert parse_value("1.5") == 1.5
+    assert parse_value("true") is True and parse_value("False") is False
+    assert parse_value("none") is None
+    assert parse_value("configs/h.yaml") == "configs/h.yaml"
+
+
+def test_parse_spec():
+    assert parse_spec("greedy") == ("greedy", {})
+    assert parse_spec(" mcts:sims=400,seconds=1.5 ") == ("mcts", {"sims": 400, "seconds": 1.5})
+    with pytest.raises(ValueError, match="not key=value"):
+        parse_spec("mcts:400")
+    with pytest.raises(ValueError, match="given twice"):
+        parse_spec("mcts:sims=1,sims=2")
+    with pytest.raises(ValueError, match="known agents"):
+        parse_spec("=x")
+
+
+def test_split_specs_keeps_options_with_their_agent():
+    assert split_specs("greedy,random") == ["greedy", "random"]
+    assert split_specs("mcts:sims=400,seconds=1,greedy,random") == [
+        "mcts:sims=400,seconds=1",
+        "greedy",
+        "random",
+    ]
+    assert split_specs("random,mcts:sims=4,heuristic:config=a.yaml") == [
+        "random",
+        "mcts:sims=4",
+        "heuristic:config=a.yaml",
+    ]
+    with pytest.raises(ValueError, match="follows no agent"):
+        split_specs("sims=3,greedy")
+    with pytest.raises(ValueError, match="follows no agent"):
+        split_specs("greedy,sims=3")
+    with pytest.raises(ValueError, match="empty entry"):
+        split_specs("greedy,,random")
+
+
+def test_make_agent_random_uses_the_given_generator():
+    agent = make_agent("random", rng=np.random.default_rng(5))
+    assert isinstance(agent, RandomPolicy) and isinstance(agent, Policy)
+    decision = Decision.from_state(new_game(2, seed=1))
+    twin = RandomPolicy(np.random.default_rng(5))
+    assert [agent.act(decision) for _ in range(20)] == [twin.act(decision) for _ in range(20)]
+
+
+def test_make_agent_by_dotted_path_with_typed_options():
+    agent = make_agent(f"{__name__}.OptionAgent:sims=400,seconds=1,verbose=true,label=abc")
+    assert isinstance(agent, OptionAgent)
+    assert (agent.sims, agent.seconds, agent.verbose, agent.label) == (400, 1, True, "abc")
+
+
+def test_unknown_agent_or_option_lists_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unknown agent 'nosuch'.*random, greedy, heuristic"):
+        make_agent("nosuch")
+    with pytest.raises(ValueError, match=r"unknown option\(s\) depth.*sims, seconds, verbose"):
+        make_agent(f"{__name__}.OptionAgent:depth=3")
+    with pytest.raises(ValueError, match="takes: no options"):
+        make_agent("random:sims=3")
+    with pytest.raises(ValueError, match="Policy protocol"):
+        make_agent(f"{__name__}.NotAnAgent")
+
+
+def test_missing_bot_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(registry.AGENTS, "ghost", "agents.bots.ghost_bot:GhostAgent")
+    with pytest.raises(AgentUnavailableError, match=r"agents\.bots\.ghost_bot, which does not"):
+        make_agent("ghost")
+    monkeypatch.setitem(registry.AGENTS, "needs", f"{__name__}:MissingClass")
+    with pytest.raises(AgentUnavailableError, match="has no 'MissingClass'"):
+        make_agent("needs")
+
+
+def test_registered_bots_build_when_their_modules_exist():
+    for name in ("greedy", "heuristic", "mcts"):
+        module = registry.AGENTS[name].partition(":")[0]
+        if importlib.util.find_spec(module) is None:
+            with pytest.raises(AgentUnavailableError):
+                make_agent(name)
+            continue
+        agent = make_agent(name)
+        assert isinstance(agent, Policy)
+        state = new_game(2, seed=3)
+        agent.reset(0, 2, np.random.default_rng(0))
+        decision = Decision.from_state(state)
+        assert agent.act(decision) in decision.legal_actions
+
+
+# ---------------------------------------------------------------------------------------------
+# The trained-policy agent
+# ---------------------------------------------------------------------------------------------
+def _sb3_available() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("sb3_contrib", "gymnasium"))
+
+
+def test_ppo_agent_missing_file(tmp_path: Path):
+    if not _sb3_available():
+        pytest.skip("sb3-contrib is not installed")
+    with pytest.raises(FileNotFoundError, match="not found"):
+        make_agent(f"ppo:path={tmp_path / 'none.zip'}")
+
+
+@pytest.mark.slow  # importing torch and sb3 alone takes several seconds
+def test_ppo_agent_refuses_a_model_with_another_action_space(tmp_path: Path):
+    if not _sb3_available():
+        pytest.skip("sb3-contrib is not installed")
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    class Tiny(gym.Env):
+        observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
+        action_space = gym.spaces.Discrete(5)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(3, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(3, np.float32), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(5, dtype=bool)
+
+    MaskablePPO("MlpPolicy", Tiny(), n_steps=8, batch_size=8).save(tmp_path / "tiny")
+    with pytest.raises(ValueError, match=f"has 5 actions, the game has {NUM_ACTIONS}"):
+        make_agent(f"ppo:path={tmp_path / 'tiny.zip'}")
+
+
+@pytest.mark.slow
+def test_ppo_agent_plays_legal_moves_with_a_tiny_trained_model(tmp_path: Path):
+    if not _sb3_available():
+        pytest.skip("sb3-contrib is not installed")
+    if importlib.util.find_spec("airships_env.single_agent") is None:
+        pytest.skip("airships_env.single_agent does not exist yet: no env to train a model on")
+    from sb3_contrib import MaskablePPO
+
+    from airships_env.single_agent import AirshipsSingleAgentEnv
+
+    started = time.perf_counter()
+    env = AirshipsSingleAgentEnv()
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    model.learn(128)
+    model.save(tmp_path / "tiny")
+    if time.perf_counter() - started > 15:
+        pytest.skip("training the tiny model took more than 15 s on this machine")
+    players = env.unwrapped.num_players if hasattr(env.unwrapped, "num_players") else 2
+    agent = make_agent(f"ppo:path={tmp_path / 'tiny.zip'},deterministic=false")
+    agent.reset(0, players, np.random.default_rng(0))
+    state = new_game(players, seed=4)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        decision = Decision.from_state(state)
+        action = agent.act(decision)
+        assert action in decision.legal_actions
+        state.apply_action(action)
+    other = 3 if players != 3 else 2
+    with pytest.raises(ValueError, match="another player count"):
+        agent.act(Decision.from_state(new_game(other, seed=1)))
