@@ -1,0 +1,233 @@
+"""One learning seat against given opponents, as a Gymnasium environment (``Airships-v0``).
+
+The learner's observation is the flat float32 vector of :mod:`airships_env.observation` (seen
+from its seat), its action space the engine's 57 actions, and :meth:`AirshipsSingleAgentEnv.
+action_masks` gives the legal ones (for sb3-contrib's MaskablePPO). After the learner's action
+the opponents play until it is the learner's turn again or the game is over, so the learner
+also receives the result of a game that an opponent's move ended. The reward is the learner's
+own, from the same reward function as the AEC environment
+(:func:`airships_env.aec.game_rewards`).
+
+Opponents follow :class:`airships_env.policy.Policy` (``reset(seat, num_players, rng)``,
+``act(decision)``); a plain callable ``f(observation, action_mask) -> int`` is accepted too.
+``opponents`` is one entry per other seat, listed from the seat after the learner's in play
+order, or a single entry used for every other seat (a Policy object is copied per seat, so
+that each seat has its own state). Default: :class:`~airships_env.policy.RandomPolicy`.
+
+Randomness: ``reset(seed=s)`` seeds everything; each episode draws the game's generator and one
+generator per opponent from a ``numpy.random.SeedSequence`` (spawned, never shared), and the
+learner's seat (``seat="random"``) from the environment's own ``np_random``.
+
+Illegal actions: by default (``illegal_action="penalize"``) an illegal action ends the episode
+with reward -1 and ``info["illegal_action"]`` set; ``"raise"`` raises the engine's
+``IllegalActionError``.
+
+The environment pickles with its whole state (the game, the generators, the opponents), so it
+works with ``SubprocVecEnv`` and ``copy.deepcopy``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from airships_env.aec import RENDER_MODES, raw_env, render_state
+from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.policy import Decision, Policy, RandomPolicy
+
+ENV_ID = "Airships-v0"
+
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
+
+
+class CallablePolicy:
+    """A Policy around a plain function ``f(observation, action_mask) -> action``."""
+
+    def __init__(self, function: ObservationPolicy, name: str | None = None):
+        self.function = function
+        self.name = name if name is not None else getattr(function, "__name__", "callable")
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Nothing to reset: the function keeps its own state, if any."""
+
+    def act(self, decision: Decision) -> int:
+        """The function's choice on the decision's observation and mask."""
+        return int(self.function(decision.observation, decision.action_mask))
+
+
+def as_policy(opponent: Policy | ObservationPolicy) -> Policy:
+    """A Policy as is; a callable ``f(observation, action_mask)`` wrapped in CallablePolicy."""
+    if isinstance(opponent, Policy):
+        return opponent
+    if callable(opponent):
+        return CallablePolicy(opponent)
+    raise TypeError(
+        f"an opponent must be a Policy (reset/act) or a callable "
+        f"f(observation, action_mask) -> int, got {opponent!r}"
+    )
+
+
+class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """Airships for one learner; the other seats are played by ``opponents``."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None = None,
+        seat: int | str = "random",
+        render_mode: str | None = None,
+        card_file: str | None = None,
+        reward: str = "win",
+        illegal_action: str = "penalize",
+        max_turns: int | None = None,
+        rules_options: RulesOptions | None = None,
+    ):
+        self._aec = raw_env(
+            num_players=num_players,
+            render_mode=None,
+            card_file=card_file,
+            reward=reward,
+            illegal_action=illegal_action,
+            max_turns=max_turns,
+            rules_options=rules_options,
+        )
+        self.render_mode = render_mode
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
+            )
+        if seat != "random" and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players
+        ):
+            raise ValueError(f"seat must be 'random' or 0..{num_players - 1}, got {seat!r}")
+        self.seat_choice = seat
+        self.num_players = num_players
+        self.opponents = self._opponents(opponents, num_players - 1)
+        encoder = self._aec.encoder
+        self.observation_space = spaces.Box(
+            low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.seat = 0 if seat == "random" else int(seat)
+        self._seed_sequence: np.random.SeedSequence | None = None
+        self._opponent_of_seat: dict[int, Policy] = {}
+        self._done = True
+
+    @staticmethod
+    def _opponents(
+        opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None,
+        count: int,
+    ) -> list[Policy]:
+        if opponents is None:
+            return [RandomPolicy() for _ in range(count)]
+        if isinstance(opponents, Policy) or callable(opponents):
+            first = as_policy(opponents)
+            return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
+        listed = [as_policy(o) for o in opponents]
+        if len(listed) != count:
+            raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
+        return listed
+
+    # -- the AEC game underneath -----------------------------------------------------------
+    @property
+    def aec_env(self) -> raw_env:
+        """The AEC environment the game runs in (``.game`` is the engine state)."""
+        return self._aec
+
+    @property
+    def agent(self) -> str:
+        """The learner's agent name in the AEC environment."""
+        return self._aec.possible_agents[self.seat]
+
+    def _learner_done(self) -> bool:
+        agent = self.agent
+        return self._aec.terminations[agent] or self._aec.truncations[agent]
+
+    def _play_opponents(self) -> None:
+        """Opponents act until it is the learner's turn or the game is over."""
+        aec = self._aec
+        learner = self.agent
+        while not self._learner_done() and aec.agent_selection != learner:
+            game = aec.game
+            assert game is not None
+            opponent = self._opponent_of_seat[game.current_player]
+            aec.step(opponent.act(Decision.from_state(game)))
+
+    def _observation(self) -> np.ndarray:
+        return self._aec.observe(self.agent)["observation"]
+
+    def _info(self) -> dict[str, Any]:
+        info = copy.deepcopy(self._aec.infos.get(self.agent, {}))
+        if "action_mask" not in info:
+            info["action_mask"] = self.action_masks().astype(np.int8)
+        info["seat"] = self.seat
+        return info
+
+    # -- Gymnasium API ---------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a game; ``seed`` restarts the seeded stream, None continues it."""
+        super().reset(seed=seed)
+        if seed is not None or self._seed_sequence is None:
+            self._seed_sequence = np.random.SeedSequence(seed)
+        episode = self._seed_sequence.spawn(1)[0]
+        game_seed, *opponent_seeds = episode.spawn(self.num_players)
+        if self.seat_choice == "random":
+            self.seat = int(self.np_random.integers(self.num_players))
+        self._aec.reset(seed=int.from_bytes(game_seed.generate_state(4).tobytes(), "little"))
+        self._opponent_of_seat = {}
+        for k, (opponent, opponent_seed) in enumerate(
+            zip(self.opponents, opponent_seeds, strict=True)
+        ):
+            opponent_seat = (self.seat + 1 + k) % self.num_players
+            opponent.reset(opponent_seat, self.num_players, np.random.default_rng(opponent_seed))
+            self._opponent_of_seat[opponent_seat] = opponent
+        self._play_opponents()
+        self._done = self._learner_done()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner's action, then the opponents' until the learner's next turn."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        self._aec.step(action)
+        self._play_opponents()
+        agent = self.agent
+        reward = float(self._aec._cumulative_rewards[agent])
+        terminated = bool(self._aec.terminations[agent])
+        truncated = bool(self._aec.truncations[agent])
+        self._done = terminated or truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as booleans (all False once the episode is over)."""
+        if self._done or self._aec.game is None:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        mask: np.ndarray = self._aec.infos[self.agent]["action_mask"]
+        return mask.astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """Render the table in ``render_mode`` (see :func:`airships_env.aec.render_state`)."""
+        game = self._aec.game
+        if game is None:
+            raise RuntimeError("call reset() before render()")
+        return render_state(game, self._aec.last_record, self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="airships_env.single_agent:AirshipsSingleAgentEnv")

@@ -1,0 +1,1 @@
+"""Tests of the environment layer: observation, AEC environment, single-agent wrapper."""
