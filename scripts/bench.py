@@ -7,8 +7,9 @@
 Sections:
 - engine: random legal games played with the engine alone, one core: decisions per second and
   games per second for 2, 3 and 4 players.
-- env: PettingZoo AEC steps per second with observations and masks under random legal play,
-  beside PettingZoo's connect_four_v3 measured the same way in the same run, and their ratio.
+- env: PettingZoo AEC steps per CPU second with observations and masks under random legal
+  play, beside PettingZoo's connect_four_v3 measured the same way in alternating slices of the
+  same run, and their ratio.
 - bots: milliseconds per decision of each bundled bot, and arena games per second.
 
 The machine is shared and noisy: compare figures from the same run, not across runs.
@@ -49,31 +50,61 @@ def engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, fl
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
             break
-    return {"decisions_per_s": decisions / elapsed, "games_per_s": games / elapsed,
-            "decisions_per_game": decisions / games, "games": games}
+    return {
+        "decisions_per_s": decisions / elapsed,
+        "games_per_s": games / elapsed,
+        "decisions_per_game": decisions / games,
+        "games": games,
+    }
 
 
-def aec_steps_rate(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> float:
-    """AEC steps per second under random legal play: last() -> mask -> step, resetting games."""
-    chooser = np.random.default_rng(seed)
-    environment = make_env()
-    steps = 0
-    episode = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        environment.reset(seed=seed + episode)
-        episode += 1
-        for agent in environment.agent_iter():
+class _AECRunner:
+    """Random legal play in one AEC env, resumable in slices (last() -> mask -> step)."""
+
+    def __init__(self, make_env: Callable[[], Any], seed: int):
+        self.environment = make_env()
+        self.chooser = np.random.default_rng(seed)
+        self.seed = seed
+        self.episode = 0
+        self.environment.reset(seed=seed)
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        """Play for about ``seconds`` of CPU time; returns (steps, CPU seconds)."""
+        environment = self.environment
+        steps = 0
+        started = time.process_time()
+        while time.process_time() - started < seconds:
+            if not environment.agents:
+                self.episode += 1
+                environment.reset(seed=self.seed + self.episode)
             observation, _reward, terminated, truncated, _info = environment.last()
             if terminated or truncated:
                 action = None
             else:
                 legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[uniform_below(chooser, len(legal))])
+                action = int(legal[uniform_below(self.chooser, len(legal))])
             environment.step(action)
             steps += 1
-            del agent
-    return steps / (time.perf_counter() - started)
+        return steps, time.process_time() - started
+
+
+def interleaved_rates(makers: dict[str, Callable[[], Any]], seconds: float,
+                      slice_seconds: float = 0.25) -> dict[str, float]:
+    """AEC steps per CPU second of several envs, measured in alternating slices.
+
+    Alternating short slices exposes every env to the same machine load, and CPU time leaves
+    out the time the process waits for a core: on a shared machine this is what makes the
+    figures comparable within one run.
+    """
+    runners = {name: _AECRunner(make, seed=0) for name, make in makers.items()}
+    totals = {name: [0, 0.0] for name in makers}
+    rounds = max(1, round(seconds / slice_seconds))
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            steps, spent = runner.run(slice_seconds)
+            totals[name][0] += steps
+            totals[name][1] += spent
+    return {name: steps / spent for name, (steps, spent) in totals.items()}
 
 
 def env_section(seconds: float) -> dict[str, float]:
@@ -82,10 +113,15 @@ def env_section(seconds: float) -> dict[str, float]:
 
     from airships_env import env as airships_env
 
-    airships = aec_steps_rate(lambda: airships_env(num_players=4), seconds)
-    connect_four = aec_steps_rate(connect_four_v3.env, seconds)
-    return {"env_steps_per_s": airships, "connect_four_steps_per_s": connect_four,
-            "env_to_connect_four_ratio": airships / connect_four}
+    rates = interleaved_rates(
+        {"airships": lambda: airships_env(num_players=4), "connect_four": connect_four_v3.env},
+        seconds,
+    )
+    return {
+        "env_steps_per_s": rates["airships"],
+        "connect_four_steps_per_s": rates["connect_four"],
+        "env_to_connect_four_ratio": rates["airships"] / rates["connect_four"],
+    }
 
 
 def bot_decision_ms(spec: str, num_players: int, decisions: int, seed: int = 0) -> float:
@@ -122,13 +158,15 @@ def bots_section(seconds: float) -> dict[str, Any]:
     from agents.arena import run_arena
 
     bots = {"random": 400, "greedy": 400, "heuristic": 400, "mcts": 20}
-    result: dict[str, Any] = {"bot_ms_per_decision": {
-        spec: bot_decision_ms(spec, 2, count) for spec, count in bots.items()}}
+    result: dict[str, Any] = {
+        "bot_ms_per_decision": {
+            spec: bot_decision_ms(spec, 2, count) for spec, count in bots.items()
+        }
+    }
     for workers in (1, os.cpu_count() or 1):
         games = max(20, int(60 * seconds))
         started = time.perf_counter()
-        run_arena(["random", "random"], num_players=2, games=games, workers=workers,
-                  progress=False)
+        run_arena(["random", "random"], num_players=2, games=games, workers=workers, progress=False)
         result[f"arena_games_per_s_{workers}_workers"] = games / (time.perf_counter() - started)
     return result
 
@@ -137,8 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the chosen sections and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections among {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections among {', '.join(SECTIONS)}",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line at the end")
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -153,14 +194,17 @@ def main(argv: list[str] | None = None) -> int:
         for players in (2, 3, 4):
             rate = engine_rate(players, args.seconds)
             figures[f"engine_{players}p"] = rate
-            print(f"  {players:>7}  {rate['decisions_per_s']:>12,.0f}  "
-                  f"{rate['games_per_s']:>8,.1f}  {rate['decisions_per_game']:>14,.1f}")
+            print(
+                f"  {players:>7}  {rate['decisions_per_s']:>12,.0f}  "
+                f"{rate['games_per_s']:>8,.1f}  {rate['decisions_per_game']:>14,.1f}"
+            )
         figures["decisions_per_s"] = figures["engine_4p"]["decisions_per_s"]
         figures["games_per_s"] = figures["engine_4p"]["games_per_s"]
     if "env" in chosen:
         env_figures = env_section(args.seconds)
         figures.update(env_figures)
-        print("environment, AEC steps/s with observations and masks, random legal play")
+        print("environment, AEC steps per CPU second with observations and masks, random legal "
+              "play, measured in alternating slices")
         print(f"  airships_v0 (4 players)  {env_figures['env_steps_per_s']:>10,.0f}")
         print(f"  connect_four_v3          {env_figures['connect_four_steps_per_s']:>10,.0f}")
         print(f"  ratio                    {env_figures['env_to_connect_four_ratio']:>10.2f}")

@@ -152,12 +152,18 @@ class CardSet:
     memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
 
     def expansions_of_era(self, era: int) -> list[int]:
-        """Indices of the expansions of one era (0 = starters), in file order."""
-        return [e.index for e in self.expansions if e.era == era]
+        """Indices of the expansions of one era (0 = starters), in file order (a fresh list)."""
+        key = ("era", era)
+        if key not in self.memo:
+            self.memo[key] = tuple(e.index for e in self.expansions if e.era == era)
+        return list(self.memo[key])  # type: ignore[call-overload]
 
     def airships_of_tier(self, tier: int) -> list[int]:
-        """Indices of the airships of one tier, in file order."""
-        return [a.index for a in self.airships if a.tier == tier]
+        """Indices of the airships of one tier, in file order (a fresh list)."""
+        key = ("tier", tier)
+        if key not in self.memo:
+            self.memo[key] = tuple(a.index for a in self.airships if a.tier == tier)
+        return list(self.memo[key])  # type: ignore[call-overload]
 
 
 def dice_text(counts: DiceCounts) -> str:

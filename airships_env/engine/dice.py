@@ -104,31 +104,48 @@ def count_at_least(shape: AttemptShape, needed: int) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class AttemptOdds:
-    """The odds of one attempt before rolling (floats; ``exact`` holds the Fractions).
+    """The odds of one attempt before rolling, as floats; ``exact`` gives the Fractions.
 
     ``success``: the dice and automatic bonuses reach the target without a chip.
     ``chip_decides``: the total misses by exactly 1, so a chip would decide it (T5).
     ``success_with_chip``: success if the player spends a chip whenever it decides the attempt
     (equals ``success`` when the player has no chip on its board).
+    ``counts``: the integer counts behind them: (success, chip decides, success with chip,
+    number of equally likely outcomes).
     """
 
     success: float
     chip_decides: float
     success_with_chip: float
-    exact: tuple[Fraction, Fraction, Fraction]
+    counts: tuple[int, int, int, int]
+
+    @property
+    def exact(self) -> tuple[Fraction, Fraction, Fraction]:
+        """(success, chip_decides, success_with_chip) as exact fractions."""
+        success, chip, with_chip, denominator = self.counts
+        return (Fraction(success, denominator), Fraction(chip, denominator),
+                Fraction(with_chip, denominator))
+
+
+_odds_cache: dict[tuple[AttemptShape, int, bool], AttemptOdds] = {}
 
 
 def attempt_odds(shape: AttemptShape, target: int, bonus: int, has_chip: bool) -> AttemptOdds:
     """Exact odds of reaching ``target`` with the dice of ``shape`` plus automatic ``bonus``."""
-    needed = target - bonus
+    key = (shape, target - bonus, has_chip)
+    cached = _odds_cache.get(key)
+    if cached is None:
+        cached = _odds_cache[key] = _compute_odds(shape, target - bonus, has_chip)
+    return cached
+
+
+def _compute_odds(shape: AttemptShape, needed: int, has_chip: bool) -> AttemptOdds:
     at_least, denominator = count_at_least(shape, needed)
     one_short, _ = count_at_least(shape, needed - 1)
     chip_count = one_short - at_least
     with_chip = one_short if has_chip else at_least
-    exact = (Fraction(at_least, denominator), Fraction(chip_count, denominator),
-             Fraction(with_chip, denominator))
     return AttemptOdds(at_least / denominator, chip_count / denominator,
-                       with_chip / denominator, exact)
+                       with_chip / denominator, (at_least, chip_count, with_chip, denominator))
 
 
 def uniform_below(rng: np.random.Generator, bound: int) -> int:

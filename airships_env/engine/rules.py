@@ -122,14 +122,16 @@ def new_game(
     for card in starters[num_players:]:
         _place(state, card)
     reveals: list[Reveal] = []
-    while sum(1 for c in state.board if c != EMPTY) < BOARD_EXPANSIONS_AT_SETUP and state.deck:
+    while state.deck and (
+        len(state.board) - state.board.count(EMPTY) < BOARD_EXPANSIONS_AT_SETUP
+    ):
         _reveal(state, reveals)
     _start_turn(state, 0, [])
     return state
 
 
 def _shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
-    return [items[i] for i in rng.permutation(len(items))]
+    return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
 # ---------------------------------------------------------------------------------------------
