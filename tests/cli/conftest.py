@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from airships_env.cli import main
+from agents.cli import main
 from airships_env.engine import GameLog, new_game
 from airships_env.policy import Decision, RandomPolicy
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from airships_env.cli import main
-from airships_env.cli.play import bot_generator, parse_choice, seat_agents
+from agents.cli import main
+from agents.cli.play import bot_generator, parse_choice, seat_agents
 from airships_env.engine import read_log, replay
 
 from .conftest import AIRSHIPS
@@ -331,7 +331,7 @@ def test_ctrl_c_is_held_while_an_action_is_applied_and_logged():
     import os
     import signal
 
-    from airships_env.cli.play import interrupts_deferred
+    from agents.cli.play import interrupts_deferred
 
     reached_the_end = False
     with pytest.raises(KeyboardInterrupt), interrupts_deferred():

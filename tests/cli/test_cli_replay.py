@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from airships_env.cli.replay import ReplayedGame, parse_command
+from agents.cli.replay import ReplayedGame, parse_command
 from airships_env.engine import read_log, replay
 
 from .conftest import record_game

@@ -1,4 +1,4 @@
-"""The ``airships`` command (console script ``airships = "airships_env.cli:main"``).
+"""The ``airships`` command (console script ``airships = "agents.cli:main"``).
 
 Subcommands:
 
@@ -25,7 +25,7 @@ import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
-from airships_env.cli.common import PROG, ArgumentParser, CLIError, UsageError
+from agents.cli.common import PROG, ArgumentParser, CLIError, UsageError
 
 __all__ = ["main"]
 
@@ -37,7 +37,7 @@ DEBUG_FLAG = "--debug"
 def _subcommand_module(name: str) -> ModuleType:
     from importlib import import_module
 
-    return import_module(f"airships_env.cli.{name}")
+    return import_module(f"agents.cli.{name}")
 
 
 def build_parser() -> tuple[ArgumentParser, dict[str, ArgumentParser]]:

@@ -1,7 +1,7 @@
-"""``airships evaluate``: evaluate a trained policy against the bots.
+"""``airships train``: train a policy (PPO) against bots and past versions of itself.
 
 A thin subcommand: every argument goes to :data:`TARGET`, the ``main(argv)`` that
-``python scripts/evaluate.py`` runs, so ``airships evaluate --help`` shows that command's own help.
+``python scripts/train.py`` runs, so ``airships train --help`` shows that command's own help.
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from airships_env.cli.common import add_forwarding_parser, forward
+from agents.cli.common import add_forwarding_parser, forward
 
-NAME = "evaluate"
-TARGET = "scripts/evaluate.py:main"
-SUMMARY = "evaluate a trained policy against the bots"
+NAME = "train"
+TARGET = "scripts/train.py:main"
+SUMMARY = "train a policy (PPO) against bots and past versions of itself"
 
 
 def add_parser(subparsers: Any) -> None:
-    """List ``airships evaluate`` in the top-level help."""
+    """List ``airships train`` in the top-level help."""
     add_forwarding_parser(subparsers, NAME, TARGET, SUMMARY)
 
 

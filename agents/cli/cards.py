@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from airships_env.cli.common import CLIError, add_no_color, make_console
+from agents.cli.common import CLIError, add_no_color, make_console
 from airships_env.engine import CardDataError, CardSet, load_cards
 from airships_env.engine.cards import BONUS_COLOURS, COLOURS, DEPARTMENTS, DiceCounts
 
@@ -165,7 +165,7 @@ def card_tables(cards: CardSet) -> list[RenderableType]:
     from rich.table import Table
     from rich.text import Text
 
-    from airships_env.cli.tableview import DEPARTMENT_STYLES, cost_text, effect_text, stars_text
+    from agents.cli.tableview import DEPARTMENT_STYLES, cost_text, effect_text, stars_text
 
     total = len(cards.expansions) + len(cards.airships) + len(cards.hindenburg)
     head = Text().append(f"Card set '{cards.name}'", "bold")

@@ -1,7 +1,7 @@
-"""``airships bench``: benchmarks: engine, environment and bot speed (prints figures).
+"""``airships evaluate``: evaluate a trained policy against the bots.
 
 A thin subcommand: every argument goes to :data:`TARGET`, the ``main(argv)`` that
-``python scripts/bench.py`` runs, so ``airships bench --help`` shows that command's own help.
+``python scripts/evaluate.py`` runs, so ``airships evaluate --help`` shows that command's own help.
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from airships_env.cli.common import add_forwarding_parser, forward
+from agents.cli.common import add_forwarding_parser, forward
 
-NAME = "bench"
-TARGET = "scripts/bench.py:main"
-SUMMARY = "benchmarks: engine, environment and bot speed (prints figures)"
+NAME = "evaluate"
+TARGET = "scripts/evaluate.py:main"
+SUMMARY = "evaluate a trained policy against the bots"
 
 
 def add_parser(subparsers: Any) -> None:
-    """List ``airships bench`` in the top-level help."""
+    """List ``airships evaluate`` in the top-level help."""
     add_forwarding_parser(subparsers, NAME, TARGET, SUMMARY)
 
 

@@ -27,7 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from airships_env.cli.common import (
+from agents.cli.common import (
     CLIError,
     UsageError,
     add_no_color,
@@ -340,7 +340,7 @@ class PlaySession:
         """Play to the end or until the person leaves; the exit status (0 either way)."""
         from rich.text import Text
 
-        from airships_env.cli.tableview import narrate, table_view
+        from agents.cli.tableview import narrate, table_view
         from airships_env.policy import Decision
 
         state = self.state
@@ -393,7 +393,7 @@ class PlaySession:
         """The final table, the scores by part and the winners."""
         from rich.text import Text
 
-        from airships_env.cli.tableview import result_text, scores_table, table_view
+        from agents.cli.tableview import result_text, scores_table, table_view
 
         state = self.state
         console.print(table_view(public_view(state), self.labels))
@@ -411,7 +411,7 @@ def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> i
     """Show the legal choices and read one; bad input is refused and the choices shown again."""
     from rich.text import Text
 
-    from airships_env.cli.tableview import choices_view
+    from agents.cli.tableview import choices_view
 
     legal = view.legal_actions()
     console.print(choices_view(view, legal))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from airships_env.cli.common import (
+from agents.cli.common import (
     CLIError,
     UsageError,
     add_no_color,
@@ -177,7 +177,7 @@ def show(console: Console, game: ReplayedGame, position: int) -> None:
     """Draw the table at ``position`` with the record that led there, and the scores."""
     from rich.text import Text
 
-    from airships_env.cli.tableview import narrate, result_text, scores_table, table_view
+    from agents.cli.tableview import narrate, result_text, scores_table, table_view
 
     state = game.state(position)
     record = game.last_record(position)

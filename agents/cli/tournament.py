@@ -1,0 +1,117 @@
+"""Run a rated tournament from a YAML config: leaderboard, head-to-head matrix and plots.
+
+Example::
+
+    python scripts/tournament.py configs/tournament.yaml --workers 2
+    python scripts/tournament.py configs/tournament.yaml --games 40 --output results/t40
+
+Re-running with the same output directory resumes the run (only missing games are played);
+``--restart`` starts over. See ``agents/tournament.py`` for the formats and the ratings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agents.registry import AgentUnavailableError
+from agents.tournament import config_from_dict, load_config, print_report, run_tournament
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "tournament.yaml"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "config",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_CONFIG,
+        help=f"tournament YAML (default {DEFAULT_CONFIG.name})",
+    )
+    parser.add_argument("--games", type=int, default=None, help="override the config's games")
+    parser.add_argument("--seed", type=int, default=None, help="override the config's seed")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="parallel processes (default: the config's, else all cores)",
+    )
+    parser.add_argument(
+        "--output", type=Path, default=None, help="output directory (default: the config's)"
+    )
+    parser.add_argument(
+        "--restart", action="store_true", help="discard earlier results in the output directory"
+    )
+    parser.add_argument("--no-plots", action="store_true", help="do not write the PNG plots")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the leaderboard as one JSON object on the last line",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the tournament from the command line; returns the exit status."""
+    args = parse_args(argv)
+    try:
+        config = load_config(args.config)
+        overrides = {k: v for k, v in (("games", args.games), ("seed", args.seed)) if v is not None}
+        if overrides:  # re-validated, so that an override gets the same checks as the file
+            plain = {
+                f.name: getattr(config, f.name)
+                for f in dataclasses.fields(config)
+                if f.name not in ("agents", "source")
+            }
+            agents = [
+                {"name": e.name, "spec": e.spec, "optional": e.optional} for e in config.agents
+            ]
+            config = config_from_dict({**plain, **overrides, "agents": agents}, config.source)
+        result = run_tournament(
+            config,
+            workers=args.workers,
+            output=args.output,
+            progress=not args.no_progress,
+            restart=args.restart,
+            plots=not args.no_plots,
+        )
+    except (ValueError, RuntimeError, AgentUnavailableError) as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            "tournament: interrupted" + "; the finished games are saved: run again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print_report(result)
+    if args.json:
+        print(json.dumps(result.to_dict(), separators=(",", ":")))
+    return 0
+
+
+# -- the ``airships tournament`` subcommand ---------------------------------------------------------
+NAME = "tournament"
+SUMMARY = "a tournament between many agents: ratings and a leaderboard"
+
+
+def add_parser(subparsers: Any) -> None:
+    """List ``airships tournament`` in the top-level help (its arguments go to :func:`main`)."""
+    from agents.cli.common import add_forwarding_parser
+
+    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run :func:`main` as ``airships tournament`` and return its exit status."""
+    from agents.cli.common import forward
+
+    return forward(NAME, f"agents.cli.{NAME}:main", argv)
