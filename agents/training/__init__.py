@@ -1,0 +1,8 @@
+"""Training a MaskablePPO policy for Airships: self-play against an opponent league.
+
+Modules: ``config`` (the YAML config, validated strictly), ``league`` (bots and frozen
+snapshots in the opponents' seats, drawn per game), ``callbacks`` (league refresh, arena
+evaluation, checkpoints, Ctrl-C, timing), ``checkpoint`` (the run directory), ``train``
+(``train(config, resume=...)``) and ``evaluate`` (``evaluate_model``: a saved model in the
+arena). Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib).
+"""

@@ -1,0 +1,149 @@
+"""Evaluate a trained policy: play it against chosen agents through the arena.
+
+The model sits at one seat and the opponents fill the others in the order given (the last one
+repeated when there are fewer opponents than seats), for example ``["heuristic"]`` at 4 players
+is ``ppo, heuristic, heuristic#2, heuristic#3``. The arena rotates the seats so the model plays
+every seat equally often, and with ``paired`` replays each deal under every rotation. The model
+is labelled ``ppo`` in every table and JSON object.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.arena import arena_schedule, label_agents, round_up_games, run_schedule
+from agents.stats import AgentStats, Summary, summarize
+
+MODEL_LABEL = "ppo"
+
+
+@dataclass
+class Evaluation:
+    """A finished evaluation: the arena summary and the model's own row."""
+
+    summary: Summary
+    labels: list[str]
+    games: int
+    seconds: float
+    model_label: str = MODEL_LABEL
+
+    @property
+    def model(self) -> AgentStats:
+        """The model's figures (win rate, interval, margin, per seat)."""
+        return self.summary.agents[self.model_label]
+
+    def to_json(self) -> dict[str, Any]:
+        """The arena's ``--json`` object."""
+        return self.summary.to_json()
+
+    def headline(self) -> dict[str, float | int | None]:
+        """The figures logged during training."""
+        stats = self.model
+        low, high = stats.interval
+        return {
+            "games": stats.games,
+            "win_rate": stats.win_rate,
+            "ci_low": low,
+            "ci_high": high,
+            "mean_margin": stats.mean_margin,
+            "mean_score": stats.mean_score,
+            "errors": len(self.summary.errors),
+        }
+
+
+def model_spec(
+    model: str | os.PathLike[str], deterministic: bool = True, agent: str = "ppo"
+) -> str:
+    """The registry spec of a saved model (``ppo:path=...`` by default)."""
+    path = str(Path(model).resolve())
+    if "," in path:
+        raise ValueError(f"the model path {path!r} contains a comma, which agent specs cannot hold")
+    return f"{agent}:path={path},deterministic={'true' if deterministic else 'false'}"
+
+
+def model_players(model: str | os.PathLike[str]) -> int:
+    """The table size a saved model was trained for, read from its observation size."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    from airships_env.observation import observation_size
+
+    if not Path(model).is_file():
+        raise FileNotFoundError(f"no model file at {model}")
+    data, _, _ = load_from_zip_file(str(model), device="cpu")
+    shape = getattr((data or {}).get("observation_space"), "shape", None)
+    size = int(shape[0]) if shape else -1
+    for players in (2, 3, 4):
+        if observation_size(players) == size:
+            return players
+    raise ValueError(
+        f"{model}: observation size {size} matches no table size of this game "
+        f"(2-4 players); give --players"
+    )
+
+
+def seat_specs(opponents: Sequence[str], players: int) -> list[str]:
+    """The opponents' specs filling ``players - 1`` seats (the last one repeated)."""
+    if not opponents:
+        raise ValueError("give at least one opponent")
+    if len(opponents) > players - 1:
+        raise ValueError(
+            f"{len(opponents)} opponents for {players - 1} free seats at {players} players"
+        )
+    return [*opponents, *[opponents[-1]] * (players - 1 - len(opponents))]
+
+
+def evaluate_model(
+    model: str | os.PathLike[str],
+    opponents: Sequence[str],
+    *,
+    players: int,
+    games: int,
+    seed: int = 0,
+    paired: bool = True,
+    seating: str = "cyclic",
+    workers: int | None = 1,
+    out: str | os.PathLike[str] | None = None,
+    deterministic: bool = True,
+    agent: str = "ppo",
+    progress: bool = False,
+) -> Evaluation:
+    """Play ``games`` arena games (rounded up to whole seat rotations) of the model against
+    ``opponents``. ``agent`` names the registry agent that loads the model (``ppo``, or a
+    dotted class path taking ``path`` and ``deterministic``)."""
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if not Path(model).is_file():
+        raise FileNotFoundError(f"no model file at {model}")
+    opponent_labels = label_agents([MODEL_LABEL, *seat_specs(opponents, players)])
+    agent_specs = {MODEL_LABEL: model_spec(model, deterministic, agent)}
+    agent_specs.update({k: v for k, v in opponent_labels.items() if k != MODEL_LABEL})
+    labels = list(opponent_labels)
+    games = round_up_games(games, players, seating)
+    schedule = arena_schedule(labels, games, seed=seed, paired=paired, seating=seating)
+    config = {
+        "kind": "evaluate",
+        "agents": agent_specs,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "paired": paired,
+        "seating": seating,
+    }
+    started = time.perf_counter()
+    records = run_schedule(
+        schedule,
+        agent_specs,
+        seed=seed,
+        config=config,
+        out=None if out is None else Path(out),
+        workers=workers,
+        progress=progress,
+        description="evaluate",
+    )
+    seconds = time.perf_counter() - started
+    return Evaluation(summarize(records, labels), labels, games, seconds)

@@ -1,0 +1,412 @@
+"""The opponent league: who sits in the learner's opponents' seats, episode by episode.
+
+Two halves, one on each side of the process boundary of a ``SubprocVecEnv``:
+
+- the main process keeps a :class:`League`: the bots with their weights, and the pool of frozen
+  snapshots of the learner (at most ``pool_size``, the newest kept). It is saved as
+  ``league.json`` beside every checkpoint, and turned into a :class:`LeagueMix` (members and
+  draw weights, plain picklable data) that is sent to every environment;
+- each environment holds a :class:`LeagueTable` and one :class:`LeagueSeat` per opponent seat.
+  A LeagueSeat is an ordinary :class:`~airships_env.policy.Policy`: at each ``reset`` it draws
+  its member from the generator the environment gives that seat (so the draws follow the
+  environment's seed, not any global state), builds or reuses that member's agent, and plays
+  it for the whole game. No hook in the environment is needed beyond the Policy protocol.
+
+The self-play weight is shared evenly among the snapshots in the pool; while the pool is empty
+the draw is over the bots alone. Frozen snapshots play through :class:`FrozenPolicy`: the actor
+MLP read once from the checkpoint zip into numpy arrays (no torch, no optimizer, one process
+thread), fed with the same observation vector and legal-action mask as the learner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from agents.registry import make_agent
+from agents.training.config import LeagueConfig
+from airships_env.policy import Decision, Policy
+
+BOT, SNAPSHOT = "bot", "snapshot"
+
+
+@dataclass(frozen=True)
+class Member:
+    """One possible occupant of an opponent seat: a bot spec or a snapshot path."""
+
+    kind: str
+    ref: str
+
+    @property
+    def label(self) -> str:
+        """Short name for logs: the bot spec, or ``snapshot:<file stem>``."""
+        return self.ref if self.kind == BOT else f"{SNAPSHOT}:{Path(self.ref).stem}"
+
+
+@dataclass(frozen=True)
+class LeagueMix:
+    """The members of the league and their draw probabilities (sent to every environment)."""
+
+    members: tuple[Member, ...]
+    probabilities: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.members) != len(self.probabilities) or not self.members:
+            raise ValueError("a league mix needs one probability per member, and members")
+        if abs(sum(self.probabilities) - 1.0) > 1e-9 or min(self.probabilities) < 0:
+            raise ValueError(f"league probabilities must sum to 1, got {self.probabilities}")
+
+    def draw(self, rng: np.random.Generator) -> Member:
+        """One member, drawn with the mix's probabilities from ``rng``."""
+        index = int(np.searchsorted(np.cumsum(self.probabilities), rng.random(), side="right"))
+        return self.members[min(index, len(self.members) - 1)]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A frozen copy of the learner: the step it was taken at and its file."""
+
+    step: int
+    path: str  # relative to the run directory
+
+
+class League:
+    """The main process's view of the league: bot weights and the snapshot pool."""
+
+    def __init__(self, config: LeagueConfig, run_dir: str | os.PathLike[str]):
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.snapshots: list[Snapshot] = []
+
+    @property
+    def snapshot_dir(self) -> Path:
+        """Where snapshots are written."""
+        return self.run_dir / "league"
+
+    def add_snapshot(self, step: int, path: str | os.PathLike[str]) -> None:
+        """Put a saved snapshot in the pool, dropping the oldest beyond ``pool_size``."""
+        relative = os.path.relpath(Path(path), self.run_dir)
+        self.snapshots = [s for s in self.snapshots if s.step != step]
+        self.snapshots.append(Snapshot(step, relative))
+        self.snapshots.sort(key=lambda s: s.step)
+        del self.snapshots[: max(0, len(self.snapshots) - self.config.pool_size)]
+
+    def mix(self) -> LeagueMix:
+        """The members and draw probabilities the environments should use now."""
+        members: list[Member] = []
+        weights: list[float] = []
+        for spec, weight in self.config.bots.items():
+            if weight > 0:
+                members.append(Member(BOT, spec))
+                weights.append(weight)
+        if self.snapshots and self.config.self_play > 0:
+            share = self.config.self_play / len(self.snapshots)
+            for snapshot in self.snapshots:
+                members.append(Member(SNAPSHOT, str((self.run_dir / snapshot.path).resolve())))
+                weights.append(share)
+        total = sum(weights)
+        return LeagueMix(tuple(members), tuple(w / total for w in weights))
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``league.json`` holds."""
+        return {
+            "bots": dict(self.config.bots),
+            "self_play": self.config.self_play,
+            "pool_size": self.config.pool_size,
+            "snapshots": [{"step": s.step, "path": s.path} for s in self.snapshots],
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write ``league.json`` atomically."""
+        write_json_atomic(path, self.to_dict())
+
+    def load(self, path: str | os.PathLike[str]) -> None:
+        """Restore the snapshot pool from a ``league.json`` (the weights come from the config)."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        self.snapshots = []
+        for entry in data["snapshots"]:
+            snapshot = Snapshot(int(entry["step"]), str(entry["path"]))
+            if not (self.run_dir / snapshot.path).is_file():
+                raise FileNotFoundError(
+                    f"{path}: snapshot {snapshot.path} of the league pool is missing"
+                )
+            self.snapshots.append(snapshot)
+
+
+def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
+    """Write JSON to a temporary file and rename it over ``path`` (never half-written)."""
+    path = Path(path)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Frozen snapshots, played in numpy
+# ---------------------------------------------------------------------------------------------
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0.0),
+    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0.0))),
+    "LeakyReLU": lambda x: np.where(x > 0, x, 0.01 * x),
+}
+
+
+class SnapshotNet:
+    """The actor of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        from stable_baselines3.common.save_util import load_from_zip_file
+
+        data, params, _ = load_from_zip_file(str(path), device="cpu")
+        if data is None or "policy" not in params:
+            raise ValueError(f"{path}: not a stable-baselines3 model zip")
+        activation = data.get("policy_kwargs", {}).get("activation_fn")
+        name = getattr(activation, "__name__", "Tanh")
+        if name not in _ACTIVATIONS:
+            raise ValueError(f"{path}: activation {name} is not supported by the league")
+        self.activation = _ACTIVATIONS[name]
+        policy_state: dict[str, Any] = params["policy"]  # type: ignore[assignment]
+        state = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in policy_state.items()}
+        layers = sorted(
+            int(key.split(".")[2])
+            for key in state
+            if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
+        )
+        self.hidden = [
+            (
+                state[f"mlp_extractor.policy_net.{i}.weight"],
+                state[f"mlp_extractor.policy_net.{i}.bias"],
+            )
+            for i in layers
+        ]
+        self.head = (state["action_net.weight"], state["action_net.bias"])
+        self.observation_size = self.hidden[0][0].shape[1] if self.hidden else self.head[0].shape[1]
+        self.path = str(path)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked action logits for one observation vector."""
+        if observation.shape != (self.observation_size,):
+            raise ValueError(
+                f"{self.path}: the snapshot expects observations of size "
+                f"{self.observation_size}, got shape {observation.shape}"
+            )
+        hidden = observation.astype(np.float32, copy=False)
+        for weight, bias in self.hidden:
+            hidden = self.activation(weight @ hidden + bias)
+        weight, bias = self.head
+        return weight @ hidden + bias
+
+
+class FrozenPolicy:
+    """A frozen snapshot playing a seat: masked argmax, or a masked sample from its own rng."""
+
+    def __init__(self, net: SnapshotNet, deterministic: bool = False, name: str = "snapshot"):
+        self.net = net
+        self.deterministic = deterministic
+        self.name = name
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Take this game's generator."""
+        self.rng = rng
+
+    def act(self, decision: Decision) -> int:
+        """The chosen legal action."""
+        legal = np.asarray(decision.legal_actions)
+        logits = self.net.logits(decision.observation)[legal].astype(np.float64)
+        if self.deterministic:
+            return int(legal[int(np.argmax(logits))])
+        weights = np.exp(logits - logits.max())
+        cumulative = np.cumsum(weights)
+        index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
+        return int(legal[min(index, len(legal) - 1)])
+
+
+class SnapshotAgent(FrozenPolicy):
+    """A saved model as a registry agent (``agents.training.league.SnapshotAgent:path=...``):
+    the same numpy actor as the league's snapshots, used by the evaluations during training."""
+
+    def __init__(self, path: str, deterministic: bool = True, name: str = "ppo"):
+        super().__init__(SnapshotNet(path), deterministic, name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The worker side
+# ---------------------------------------------------------------------------------------------
+class LeagueTable:
+    """One environment's league: the current mix and the agents built for it, per seat slot."""
+
+    def __init__(self, mix: LeagueMix, slots: int, deterministic_snapshots: bool = False):
+        self.mix = mix
+        self.slots = slots
+        self.deterministic_snapshots = deterministic_snapshots
+        self._agents: dict[tuple[int, Member], Policy] = {}
+        self._nets: dict[str, SnapshotNet] = {}
+
+    def set_mix(self, mix: LeagueMix) -> None:
+        """Use a new mix from the next game on; forget agents of members no longer in it."""
+        self.mix = mix
+        kept = set(mix.members)
+        self._agents = {key: agent for key, agent in self._agents.items() if key[1] in kept}
+        paths = {m.ref for m in kept if m.kind == SNAPSHOT}
+        self._nets = {path: net for path, net in self._nets.items() if path in paths}
+
+    def agent(self, slot: int, member: Member) -> Policy:
+        """The agent playing ``member`` in seat slot ``slot`` (built on first use)."""
+        key = (slot, member)
+        agent = self._agents.get(key)
+        if agent is None:
+            if member.kind == BOT:
+                agent = make_agent(member.ref)
+            else:
+                net = self._nets.get(member.ref)
+                if net is None:
+                    net = self._nets[member.ref] = SnapshotNet(member.ref)
+                agent = FrozenPolicy(net, self.deterministic_snapshots, member.label)
+            self._agents[key] = agent
+        return agent
+
+
+class LeagueSeat:
+    """A Policy that becomes a freshly drawn league member at every game."""
+
+    name = "league"
+
+    def __init__(self, table: LeagueTable, slot: int):
+        self.table = table
+        self.slot = slot
+        self.member: Member | None = None
+        self._agent: Policy | None = None
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Draw this game's member from ``rng`` and reset it with the same generator."""
+        self.member = self.table.mix.draw(rng)
+        self._agent = self.table.agent(self.slot, self.member)
+        self._agent.reset(seat, num_players, rng)
+
+    def act(self, decision: Decision) -> int:
+        """The drawn member's action."""
+        if self._agent is None:
+            raise RuntimeError("LeagueSeat.act before reset")
+        return self._agent.act(decision)
+
+
+def league_seats(
+    mix: LeagueMix, opponents: int, deterministic_snapshots: bool = False
+) -> tuple[LeagueTable, list[LeagueSeat]]:
+    """A table and ``opponents`` seats sharing it."""
+    table = LeagueTable(mix, opponents, deterministic_snapshots)
+    return table, [LeagueSeat(table, slot) for slot in range(opponents)]
+
+
+def member_labels(seats: Sequence[LeagueSeat]) -> list[str]:
+    """The labels of the members the seats drew for the current game."""
+    return [seat.member.label if seat.member is not None else "?" for seat in seats]
+
+
+# ---------------------------------------------------------------------------------------------
+# The training environment
+# ---------------------------------------------------------------------------------------------
+def _isolate_worker() -> None:
+    """In a SubprocVecEnv worker: leave Ctrl-C to the main process (which stops the run and
+    saves a checkpoint) and keep any torch use to one thread."""
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def make_league_env(
+    num_players: int,
+    mix: LeagueMix,
+    *,
+    reward: str = "win",
+    max_turns: int | None = None,
+    deterministic_snapshots: bool = False,
+    worker: bool = False,
+) -> Any:
+    """An ``AirshipsSingleAgentEnv`` (learner at a random seat) whose opponents are league
+    seats, wrapped in :class:`LeagueEnv`. ``max_turns`` truncates a game (a policy that keeps
+    making an attempt it cannot win never ends its game). ``worker``: the env lives in a
+    subprocess."""
+    if worker:
+        _isolate_worker()
+    from airships_env.single_agent import AirshipsSingleAgentEnv
+
+    table, seats = league_seats(mix, num_players - 1, deterministic_snapshots)
+    env = AirshipsSingleAgentEnv(
+        num_players, seats, seat="random", reward=reward, max_turns=max_turns
+    )
+    return LeagueEnv(env, table, seats)
+
+
+@dataclass(frozen=True)
+class LeagueEnvFactory:
+    """Builds one training environment; picklable, and cheap to unpickle in a worker (this
+    module needs neither torch nor stable-baselines3 until a snapshot is loaded)."""
+
+    num_players: int
+    mix: LeagueMix
+    reward: str = "win"
+    max_turns: int | None = None
+    deterministic_snapshots: bool = False
+    worker: bool = False
+
+    def __call__(self) -> Any:
+        """A fresh environment."""
+        return make_league_env(
+            self.num_players,
+            self.mix,
+            reward=self.reward,
+            max_turns=self.max_turns,
+            deterministic_snapshots=self.deterministic_snapshots,
+            worker=self.worker,
+        )
+
+
+class LeagueEnv(gymnasium.Wrapper):
+    """The single-agent env plus the league: ``set_league(mix)`` (called through
+    ``VecEnv.env_method``) and, in the info of a game's last step, ``info["league"] =
+    {"opponents": [member labels], "win": the learner's share of the win}``."""
+
+    def __init__(self, env: Any, table: LeagueTable, seats: list[LeagueSeat]):
+        super().__init__(env)
+        self.table = table
+        self.seats = seats
+
+    def set_league(self, mix: LeagueMix) -> None:
+        """Draw opponents from ``mix`` from the next game on."""
+        self.table.set_mix(mix)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask of the learner's current decision."""
+        unwrapped: Any = self.env.unwrapped
+        return unwrapped.action_masks()
+
+    def step(self, action: Any) -> Any:
+        """One learner step; a finished game's info gets the ``league`` entry."""
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        if terminated or truncated:
+            info = dict(info)
+            info["league"] = {
+                "opponents": member_labels(self.seats),
+                "win": learner_win_share(self.env.unwrapped),
+            }
+        return observation, reward, terminated, truncated, info
+
+
+def learner_win_share(env: Any) -> float:
+    """The learner's share of the win in an ``AirshipsSingleAgentEnv``'s finished game (1/k
+    for k winners, else 0; 0 for a game cut short)."""
+    winners = env.aec_env.game.winners or ()
+    return 1.0 / len(winners) if env.seat in winners else 0.0

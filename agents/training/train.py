@@ -1,0 +1,291 @@
+"""Train a MaskablePPO policy for Airships by self-play against an opponent league.
+
+``train(config)`` runs one training session in ``<run.output_dir>/<run.name>/`` (layout in
+:mod:`agents.training.checkpoint`); ``train(config, resume=True)`` continues the run from its
+last checkpoint: model, optimizer, step count, league pool, best evaluation and the main
+process's random states come back; the environments start fresh games from seeds derived from
+``seed`` and the session number (a game cut by a crash is not resumed mid-way).
+
+The learner plays a random seat of an ``AirshipsSingleAgentEnv``; the other seats are
+:class:`~agents.training.league.LeagueSeat` agents that draw a bot or a frozen snapshot of the
+learner at every game (see :mod:`agents.training.league`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.training.callbacks import (
+    ArenaEvalCallback,
+    InfoMaskVecEnv,
+    LeagueCallback,
+    RunCheckpointCallback,
+    RunContext,
+    StopCallback,
+    Throughput,
+    ThroughputCallback,
+    TimedVecEnv,
+    TorchThreadsCallback,
+    stop_on_interrupt,
+)
+from agents.training.checkpoint import (
+    CONFIG_FILE,
+    ResumeError,
+    RunState,
+    read_state,
+    restore_rng,
+    save_model_atomic,
+)
+from agents.training.config import (
+    TrainConfig,
+    check_batch,
+    config_differences,
+    config_from_dict,
+    dump_config,
+)
+from agents.training.league import League, LeagueEnvFactory, LeagueMix
+
+TB_LOG_NAME = "ppo"
+
+
+@dataclass
+class TrainResult:
+    """What a training session did."""
+
+    run_dir: Path
+    num_timesteps: int
+    checkpoint: Path | None
+    final_model: Path | None
+    interrupted: bool
+    throughput: Throughput | None
+    best_win_rate: float | None
+    best_step: int | None
+
+
+def activation_class(name: str) -> type:
+    """The torch activation module of a config name."""
+    import torch.nn as nn
+
+    return {"tanh": nn.Tanh, "relu": nn.ReLU, "elu": nn.ELU, "leaky_relu": nn.LeakyReLU}[name]
+
+
+def env_factory(config: TrainConfig, mix: LeagueMix) -> LeagueEnvFactory:
+    """A picklable function building one training environment (called in each worker)."""
+    return LeagueEnvFactory(
+        config.num_players,
+        mix,
+        reward=config.reward,
+        max_turns=config.max_turns,
+        deterministic_snapshots=config.league.opponent_deterministic,
+        worker=config.vec_env == "subproc",
+    )
+
+
+def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix) -> TimedVecEnv:
+    """``n_envs`` league environments in a SubprocVecEnv (or DummyVecEnv), with masks read from
+    the infos, monitored and timed."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    factories: list[Callable[[], Any]] = [env_factory(config, mix) for _ in range(n_envs)]
+    if config.vec_env == "subproc":
+        venv: Any = SubprocVecEnv(factories)
+    else:
+        venv = DummyVecEnv(factories)
+    return TimedVecEnv(VecMonitor(InfoMaskVecEnv(venv)))
+
+
+def session_seed(seed: int, session: int) -> int:
+    """The environments' base seed in session ``session`` of a run (1 = first, 2 = first
+    resume...): a fresh deterministic stream per session."""
+    state = np.random.SeedSequence([seed, session]).generate_state(1, np.uint32)
+    return int(state[0] >> np.uint32(1))
+
+
+def build_model(config: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
+    """A new MaskablePPO for the config."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import LinearSchedule
+
+    ppo = config.ppo
+    learning_rate: Any = ppo.learning_rate
+    if ppo.lr_schedule == "linear":
+        learning_rate = LinearSchedule(ppo.learning_rate, 0.0, 1.0)
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=learning_rate,
+        n_steps=ppo.n_steps,
+        batch_size=ppo.batch_size,
+        n_epochs=ppo.n_epochs,
+        gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda,
+        clip_range=ppo.clip_range,
+        ent_coef=ppo.ent_coef,
+        vf_coef=ppo.vf_coef,
+        max_grad_norm=ppo.max_grad_norm,
+        target_kl=ppo.target_kl,
+        policy_kwargs={
+            "net_arch": list(config.policy.net_arch),
+            "activation_fn": activation_class(config.policy.activation),
+        },
+        tensorboard_log=tensorboard_log,
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunState:
+    """Check the run directory for a fresh start or a resume; returns the state to continue."""
+    state = read_state(run_dir)
+    if not resume:
+        if state is not None or (run_dir / CONFIG_FILE).exists():
+            raise ResumeError(
+                f"{run_dir} already holds a run; continue it with --resume, or choose another "
+                f"run.name (or delete the directory) to start afresh"
+            )
+        run_dir.mkdir(parents=True, exist_ok=True)
+        dump_config(config, run_dir / CONFIG_FILE)
+        return RunState(config_fingerprint=config.fingerprint())
+    if state is None or state.checkpoint is None:
+        raise ResumeError(f"{run_dir} has no checkpoint to resume from (no {run_dir}/state.json)")
+    import yaml
+
+    saved = config_from_dict(
+        yaml.safe_load((run_dir / CONFIG_FILE).read_text(encoding="utf-8")),
+        str(run_dir / CONFIG_FILE),
+    )
+    if saved.fingerprint() != config.fingerprint():
+        differences = [
+            line
+            for line in config_differences(saved.to_dict(), config.to_dict())
+            if not line.startswith("total_timesteps:")
+        ]
+        raise ResumeError(
+            f"{config.source} differs from the config {run_dir} was started with "
+            f"({run_dir / CONFIG_FILE}); only total_timesteps may change on --resume. "
+            f"Differences: " + "; ".join(differences)
+        )
+    if not (run_dir / state.checkpoint).is_file():
+        raise ResumeError(f"{run_dir / state.checkpoint}, the last checkpoint, is missing")
+    if saved.total_timesteps != config.total_timesteps:
+        dump_config(config, run_dir / CONFIG_FILE)
+    state.sessions += 1
+    return state
+
+
+def train(
+    config: TrainConfig,
+    *,
+    resume: bool = False,
+    run_dir: str | os.PathLike[str] | None = None,
+    progress_bar: bool = True,
+    log: Callable[[str], None] | None = None,
+    callbacks: list[Any] | None = None,
+) -> TrainResult:
+    """Run (or resume) a training session until ``total_timesteps`` or a stop request;
+    ``callbacks`` are extra stable-baselines3 callbacks (run before the run's own)."""
+    from sb3_contrib import MaskablePPO
+
+    log = log if log is not None else (lambda text: print(text, file=sys.stderr))
+    directory = Path(run_dir) if run_dir is not None else config.run_dir()
+    n_envs = config.resolved_n_envs()
+    check_batch(config, n_envs)
+    state = prepare_run_dir(config, directory, resume)
+    league = League(config.league, directory)
+    if resume:
+        assert state.league is not None
+        league.load(directory / state.league)
+    tensorboard_log = str(directory / "tb") if config.tensorboard else None
+    venv = make_vec_env(config, n_envs, league.mix())
+    try:
+        if resume:
+            assert state.checkpoint is not None
+            model = MaskablePPO.load(
+                directory / state.checkpoint,
+                env=venv,
+                device="cpu",
+                tensorboard_log=tensorboard_log,
+            )
+            restore_rng(state.rng)
+        else:
+            model = build_model(config, venv, tensorboard_log)
+        venv.seed(session_seed(config.seed, state.sessions))
+        start_step = int(model.num_timesteps)
+        context = RunContext(config, directory, league, state, log=log)
+        context.steps_at_rollout_start = start_step
+        checkpoints = RunCheckpointCallback(context, start_step)
+        evaluations = ArenaEvalCallback(context, start_step)
+        throughput = ThroughputCallback(context, venv)
+        run_callbacks = [
+            *(callbacks or []),
+            TorchThreadsCallback(config.learn_threads),
+            StopCallback(context),
+            LeagueCallback(context, start_step),
+            evaluations,
+            checkpoints,
+            throughput,
+        ]
+        remaining = config.total_timesteps - start_step
+        log(
+            f"{'resuming' if resume else 'training'} {directory} at step {start_step} of "
+            f"{config.total_timesteps}: {n_envs} {config.vec_env} environments, "
+            f"{config.num_players} players, pool of {len(league.snapshots)} snapshots"
+        )
+        interrupted = False
+        if remaining > 0:
+            with stop_on_interrupt(context):
+                model.learn(
+                    remaining,
+                    callback=run_callbacks,
+                    log_interval=config.log_interval,
+                    tb_log_name=TB_LOG_NAME,
+                    reset_num_timesteps=not resume,
+                    progress_bar=progress_bar,
+                )
+            interrupted = context.stop_requested
+            if interrupted:
+                # The rollout cut short was never learned from: count only trained steps.
+                model.num_timesteps = context.steps_at_rollout_start
+            elif evaluations.last_step != model.num_timesteps:
+                evaluations.evaluate()  # the final policy competes for best_model.zip too
+        checkpoint = checkpoints.save(interrupted=interrupted)
+        final = None
+        if not interrupted:
+            final = save_model_atomic(model, directory / "final_model.zip", weights_only=True)
+        figures = throughput.throughput() if remaining > 0 else None
+        if figures is not None:
+            log(figures.text())
+        log(
+            f"{'stopped' if interrupted else 'finished'} at step {model.num_timesteps}; "
+            f"checkpoint {checkpoint}" + (f"; policy {final}" if final else "")
+        )
+        return TrainResult(
+            directory,
+            int(model.num_timesteps),
+            checkpoint,
+            final,
+            interrupted,
+            figures,
+            state.best_win_rate,
+            state.best_step,
+        )
+    finally:
+        with contextlib.suppress(EOFError, BrokenPipeError, ConnectionResetError):
+            venv.close()
+
+
+def export_model(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+    """Copy a checkpoint or model zip as a small weights-only model (for ``agents/models``)."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(Path(source), device="cpu")
+    return save_model_atomic(model, target, weights_only=True)
