@@ -1,15 +1,16 @@
-"""The ``airships`` command (console script ``airships = "agents.cli:main"``).
+"""The ``airships`` command (console script ``airships = "agents.cli:main"``): the top layer.
 
 Subcommands:
 
 - ``play``: a person at the terminal against bots or trained policies (:mod:`.play`);
 - ``replay``: step through a saved game, or render it as a GIF / PNG frames (:mod:`.replay`);
 - ``cards``: print or validate a card file (:mod:`.cards`);
-- ``arena``, ``tournament``, ``train``, ``evaluate``, ``bench``: thin; every argument goes to
-  the ``main(argv)`` that the matching script in ``scripts/`` runs, so each shows its own help.
+- ``arena``, ``tournament``, ``train``, ``evaluate``, ``bench``: each module's ``main(argv)``
+  (which the matching shim in ``scripts/`` also runs) gets every argument and shows its own
+  help.
 
-This is the top layer: it imports the agents, rich and the scripts only inside the subcommands,
-and nothing else in ``airships_env`` imports it.
+It imports the bots, rich and torch only inside the subcommands, so ``airships --help`` is
+quick; the engine and environment layers never import it.
 
 Errors are one line on stderr, ``airships: error: ...``, with exit status 2 for a bad command
 line or input file (unknown opponent, bad seat, missing or corrupted log, a log of another

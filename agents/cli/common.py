@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -159,43 +157,16 @@ def meta_agents(meta: dict[str, Any], num_players: int) -> list[str] | None:
 # ---------------------------------------------------------------------------------------------
 # Subcommands that forward to a script's main(argv)
 # ---------------------------------------------------------------------------------------------
-def source_root() -> Path:
-    """The checkout that holds this package (scripts/ lives beside airships_env/)."""
-    return Path(__file__).resolve().parents[2]
-
-
 def load_main(target: str) -> Callable[[list[str] | None], Any]:
-    """The function a target names: ``scripts/arena.py:main`` (a file of the source checkout)
-    or ``package.module:function``."""
+    """The function a ``package.module:function`` target names."""
     location, _, function = target.partition(":")
-    if location.endswith(".py"):
-        path = source_root() / location
-        if not path.is_file():
-            raise CLIError(
-                f"this command runs {function}() of {location}, which is not in "
-                f"this installation (expected {path}; it needs a source checkout)"
-            )
-        module_name = "_airships_cli_" + path.stem
-        module = sys.modules.get(module_name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            if spec is None or spec.loader is None:
-                raise CLIError(f"cannot load {path}")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            try:
-                spec.loader.exec_module(module)
-            except BaseException:
-                del sys.modules[module_name]
-                raise
-    else:
-        try:
-            module = importlib.import_module(location)
-        except ModuleNotFoundError as exc:
-            raise CLIError(f"this command runs {target}, but {exc.name} is not installed") from exc
+    try:
+        module = importlib.import_module(location)
+    except ModuleNotFoundError as exc:
+        raise CLIError(f"this command runs {target}, but {exc.name} is not installed") from exc
     main = getattr(module, function, None)
     if not callable(main):
-        raise CLIError(f"this command runs {target}, which does not exist (yet)")
+        raise CLIError(f"this command runs {target}, which does not exist")
     return main
 
 

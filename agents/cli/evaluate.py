@@ -1,26 +1,152 @@
-"""``airships evaluate``: evaluate a trained policy against the bots.
+"""Play a trained policy against chosen agents through the arena and report how it does.
 
-A thin subcommand: every argument goes to :data:`TARGET`, the ``main(argv)`` that
-``python scripts/evaluate.py`` runs, so ``airships evaluate --help`` shows that command's own help.
+Examples::
+
+    python scripts/evaluate.py --model agents/models/ppo_2p.zip --opponents heuristic \\
+        --players 2 --games 1000 --json
+    python scripts/evaluate.py --model runs/ppo_4p/best_model.zip --opponents heuristic \\
+        --players 4 --games 400
+
+The model (labelled ``ppo``) takes one seat; the opponents fill the others in order, the last
+one repeated (``--opponents heuristic --players 4`` is ppo against three heuristic bots). Deals
+are paired and seats rotated, so each deal is played from every seat. Prints the win rate with
+its Wilson 95% interval, the mean margin and the per-seat results; with ``--json`` the last line
+is the arena's JSON object (``{"games": n, "agents": {"ppo": {"win_rate", "ci_low",
+"ci_high", "mean_score"}, ...}}``).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from agents.cli.common import add_forwarding_parser, forward
+from agents.arena import SEATINGS
+from agents.registry import AgentUnavailableError, split_specs
+from agents.stats import print_summary
+from agents.training.evaluate import evaluate_model, model_players
 
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--model", type=Path, required=True, help="MaskablePPO .zip")
+    parser.add_argument(
+        "--opponents",
+        action="append",
+        required=True,
+        help="comma-separated agent specs filling the other seats in order, "
+        "the last one repeated (may be repeated)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (default: the table size the model was trained for)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        help="games, rounded up to whole seat rotations (default 1000)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="a fresh deal for every game instead of replaying each deal from every seat",
+    )
+    parser.add_argument(
+        "--seating",
+        choices=SEATINGS,
+        default="cyclic",
+        help="cyclic rotations (default) or all permutations of the seats",
+    )
+    parser.add_argument(
+        "--stochastic",
+        action="store_true",
+        help="sample the policy's actions instead of taking the most likely",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="parallel processes (default: all cores; 1 = in this process)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="JSON-lines results file; re-running with it resumes"
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        help="also write every figure (per seat, pooled, errors) to this JSON",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the arena's JSON object on the last line"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Evaluate from the command line; returns the exit status."""
+    args = parse_args(argv)
+    try:
+        opponents = [spec for text in args.opponents for spec in split_specs(text)]
+        players = args.players if args.players is not None else model_players(args.model)
+        evaluation = evaluate_model(
+            args.model,
+            opponents,
+            players=players,
+            games=args.games,
+            seed=args.seed,
+            paired=not args.unpaired,
+            seating=args.seating,
+            workers=args.workers,
+            out=args.out,
+            deterministic=not args.stochastic,
+            progress=not args.no_progress and sys.stderr.isatty(),
+        )
+    except (ValueError, FileNotFoundError, AgentUnavailableError) as exc:
+        print(f"evaluate: {exc}", file=sys.stderr)
+        return 2
+    summary = evaluation.summary
+    print_summary(summary, title=f"{args.model} ({players} players)")
+    figures = evaluation.headline()
+    print(
+        f"ppo: win rate {figures['win_rate']:.3f} (95% CI {figures['ci_low']:.3f}-"
+        f"{figures['ci_high']:.3f}), mean margin {figures['mean_margin']:.2f} over "
+        f"{figures['games']} games in {evaluation.seconds:.1f} s"
+    )
+    if args.report is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(evaluation.to_json(), separators=(",", ":")))
+    return 0
+
+
+# -- the ``airships evaluate`` subcommand ---------------------------------------------------------
 NAME = "evaluate"
-TARGET = "scripts/evaluate.py:main"
 SUMMARY = "evaluate a trained policy against the bots"
 
 
 def add_parser(subparsers: Any) -> None:
-    """List ``airships evaluate`` in the top-level help."""
-    add_forwarding_parser(subparsers, NAME, TARGET, SUMMARY)
+    """List ``airships evaluate`` in the top-level help (its arguments go to :func:`main`)."""
+    from agents.cli.common import add_forwarding_parser
+
+    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run the target with ``argv`` and return its exit status."""
-    return forward(NAME, TARGET, argv)
+    """Run :func:`main` as ``airships evaluate`` and return its exit status."""
+    from agents.cli.common import forward
+
+    return forward(NAME, f"agents.cli.{NAME}:main", argv)

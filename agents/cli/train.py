@@ -1,26 +1,96 @@
-"""``airships train``: train a policy (PPO) against bots and past versions of itself.
+"""Train a MaskablePPO policy by self-play against an opponent league (config in YAML).
 
-A thin subcommand: every argument goes to :data:`TARGET`, the ``main(argv)`` that
-``python scripts/train.py`` runs, so ``airships train --help`` shows that command's own help.
+Examples::
+
+    python scripts/train.py --config configs/ppo_2p.yaml
+    python scripts/train.py --config configs/ppo_2p.yaml --resume
+    python scripts/train.py --config configs/ppo_2p.yaml --resume --total-timesteps 8000000
+    tensorboard --logdir runs/ppo_2p/tb
+
+The run writes to ``<run.output_dir>/<run.name>/`` (``runs/ppo_2p``): checkpoints, the league
+pool, evaluations, ``best_model.zip`` and TensorBoard logs. Ctrl-C stops at the next step and
+saves a checkpoint; ``--resume`` continues from the last checkpoint. A bad config fails before
+training starts, naming the file and the key.
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from agents.cli.common import add_forwarding_parser, forward
+from agents.training.checkpoint import ResumeError
+from agents.training.config import ConfigError, check_batch, load_config
+from agents.training.train import train
 
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--config", type=Path, required=True, help="YAML training config")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the run from its last checkpoint"
+    )
+    parser.add_argument(
+        "--run-dir",
+        type=Path,
+        default=None,
+        help="run directory (default: <run.output_dir>/<run.name>)",
+    )
+    parser.add_argument(
+        "--total-timesteps",
+        type=int,
+        default=None,
+        help="override total_timesteps (the one key --resume may change)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train from the command line; returns the exit status (130 after Ctrl-C)."""
+    args = parse_args(argv)
+    try:
+        config = load_config(args.config)
+        if args.total_timesteps is not None:
+            if args.total_timesteps < 1:
+                raise ConfigError(
+                    f"--total-timesteps: expected a positive integer, got {args.total_timesteps}"
+                )
+            config = dataclasses.replace(config, total_timesteps=args.total_timesteps)
+        check_batch(config, config.resolved_n_envs())
+        result = train(
+            config,
+            resume=args.resume,
+            run_dir=args.run_dir,
+            progress_bar=not args.no_progress and sys.stderr.isatty(),
+        )
+    except (ConfigError, ResumeError) as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
+    return 130 if result.interrupted else 0
+
+
+# -- the ``airships train`` subcommand ---------------------------------------------------------
 NAME = "train"
-TARGET = "scripts/train.py:main"
 SUMMARY = "train a policy (PPO) against bots and past versions of itself"
 
 
 def add_parser(subparsers: Any) -> None:
-    """List ``airships train`` in the top-level help."""
-    add_forwarding_parser(subparsers, NAME, TARGET, SUMMARY)
+    """List ``airships train`` in the top-level help (its arguments go to :func:`main`)."""
+    from agents.cli.common import add_forwarding_parser
+
+    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run the target with ``argv`` and return its exit status."""
-    return forward(NAME, TARGET, argv)
+    """Run :func:`main` as ``airships train`` and return its exit status."""
+    from agents.cli.common import forward
+
+    return forward(NAME, f"agents.cli.{NAME}:main", argv)
