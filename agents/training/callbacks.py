@@ -438,7 +438,7 @@ class ArenaEvalCallback(BaseCallback):
                 paired=settings.paired,
                 workers=settings.workers,
                 deterministic=settings.deterministic,
-                agent="agents.training.league.SnapshotAgent",
+                agent="ppo",
             )
             figures = evaluation.headline()
             results[opponent] = figures

@@ -13,7 +13,7 @@ Two halves, one on each side of the process boundary of a ``SubprocVecEnv``:
   it for the whole game. No hook in the environment is needed beyond the Policy protocol.
 
 The self-play weight is shared evenly among the snapshots in the pool; while the pool is empty
-the draw is over the bots alone. Frozen snapshots play through :class:`FrozenPolicy`: the actor
+the draw is over the bots alone. Frozen snapshots play through :class:`~agents.policy_agent.NetPolicy`: the actor
 MLP read once from the checkpoint zip into numpy arrays (no torch, no optimizer, one process
 thread), fed with the same observation vector and legal-action mask as the learner.
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from agents.policy_agent import ActorNet, NetPolicy, PPOAgent
 from agents.registry import make_agent
 from agents.training.config import LeagueConfig
 from airships_env.policy import Decision, Policy
@@ -148,94 +149,9 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     os.replace(temporary, path)
 
 
-# ---------------------------------------------------------------------------------------------
-# Frozen snapshots, played in numpy
-# ---------------------------------------------------------------------------------------------
-_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "Tanh": np.tanh,
-    "ReLU": lambda x: np.maximum(x, 0.0),
-    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0.0))),
-    "LeakyReLU": lambda x: np.where(x > 0, x, 0.01 * x),
-}
-
-
-class SnapshotNet:
-    """The actor of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
-
-    def __init__(self, path: str | os.PathLike[str]):
-        from stable_baselines3.common.save_util import load_from_zip_file
-
-        data, params, _ = load_from_zip_file(str(path), device="cpu")
-        if data is None or "policy" not in params:
-            raise ValueError(f"{path}: not a stable-baselines3 model zip")
-        activation = data.get("policy_kwargs", {}).get("activation_fn")
-        name = getattr(activation, "__name__", "Tanh")
-        if name not in _ACTIVATIONS:
-            raise ValueError(f"{path}: activation {name} is not supported by the league")
-        self.activation = _ACTIVATIONS[name]
-        policy_state: dict[str, Any] = params["policy"]  # type: ignore[assignment]
-        state = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in policy_state.items()}
-        layers = sorted(
-            int(key.split(".")[2])
-            for key in state
-            if key.startswith("mlp_extractor.policy_net.") and key.endswith(".weight")
-        )
-        self.hidden = [
-            (
-                state[f"mlp_extractor.policy_net.{i}.weight"],
-                state[f"mlp_extractor.policy_net.{i}.bias"],
-            )
-            for i in layers
-        ]
-        self.head = (state["action_net.weight"], state["action_net.bias"])
-        self.observation_size = self.hidden[0][0].shape[1] if self.hidden else self.head[0].shape[1]
-        self.path = str(path)
-
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        """Unmasked action logits for one observation vector."""
-        if observation.shape != (self.observation_size,):
-            raise ValueError(
-                f"{self.path}: the snapshot expects observations of size "
-                f"{self.observation_size}, got shape {observation.shape}"
-            )
-        hidden = observation.astype(np.float32, copy=False)
-        for weight, bias in self.hidden:
-            hidden = self.activation(weight @ hidden + bias)
-        weight, bias = self.head
-        return weight @ hidden + bias
-
-
-class FrozenPolicy:
-    """A frozen snapshot playing a seat: masked argmax, or a masked sample from its own rng."""
-
-    def __init__(self, net: SnapshotNet, deterministic: bool = False, name: str = "snapshot"):
-        self.net = net
-        self.deterministic = deterministic
-        self.name = name
-        self.rng = np.random.default_rng(0)
-
-    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Take this game's generator."""
-        self.rng = rng
-
-    def act(self, decision: Decision) -> int:
-        """The chosen legal action."""
-        legal = np.asarray(decision.legal_actions)
-        logits = self.net.logits(decision.observation)[legal].astype(np.float64)
-        if self.deterministic:
-            return int(legal[int(np.argmax(logits))])
-        weights = np.exp(logits - logits.max())
-        cumulative = np.cumsum(weights)
-        index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
-        return int(legal[min(index, len(legal) - 1)])
-
-
-class SnapshotAgent(FrozenPolicy):
-    """A saved model as a registry agent (``agents.training.league.SnapshotAgent:path=...``):
-    the same numpy actor as the league's snapshots, used by the evaluations during training."""
-
-    def __init__(self, path: str, deterministic: bool = True, name: str = "ppo"):
-        super().__init__(SnapshotNet(path), deterministic, name)
+# Transitional: evaluations started by training runs launched before the policy agent moved
+# to agents.policy_agent still name this path; it is the same agent as "ppo".
+SnapshotAgent = PPOAgent
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,7 +165,7 @@ class LeagueTable:
         self.slots = slots
         self.deterministic_snapshots = deterministic_snapshots
         self._agents: dict[tuple[int, Member], Policy] = {}
-        self._nets: dict[str, SnapshotNet] = {}
+        self._nets: dict[str, ActorNet] = {}
 
     def set_mix(self, mix: LeagueMix) -> None:
         """Use a new mix from the next game on; forget agents of members no longer in it."""
@@ -269,8 +185,8 @@ class LeagueTable:
             else:
                 net = self._nets.get(member.ref)
                 if net is None:
-                    net = self._nets[member.ref] = SnapshotNet(member.ref)
-                agent = FrozenPolicy(net, self.deterministic_snapshots, member.label)
+                    net = self._nets[member.ref] = ActorNet(member.ref)
+                agent = NetPolicy(net, self.deterministic_snapshots, member.label)
             self._agents[key] = agent
         return agent
 

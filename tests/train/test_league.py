@@ -10,16 +10,15 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from agents.policy_agent import ActorNet, NetPolicy
 from agents.training.checkpoint import save_model_atomic
 from agents.training.config import LeagueConfig
 from agents.training.league import (
     BOT,
     SNAPSHOT,
-    FrozenPolicy,
     League,
     LeagueMix,
     Member,
-    SnapshotNet,
     league_seats,
 )
 from airships_env.engine import NUM_ACTIONS
@@ -136,11 +135,11 @@ def test_seats_draw_from_their_generator_and_reuse_agents() -> None:
 
 
 @pytest.mark.parametrize("activation", ["tanh", "relu"])
-def test_snapshot_net_matches_the_torch_policy(tmp_path: Path, activation: str) -> None:
+def test_actor_net_matches_the_torch_policy(tmp_path: Path, activation: str) -> None:
     import torch
 
     model, path = saved_model(tmp_path, activation)
-    net = SnapshotNet(path)
+    net = ActorNet(path)
     rng = np.random.default_rng(0)
     observations = rng.uniform(-1, 1, (20, 24)).astype(np.float32)
     with torch.no_grad():
@@ -154,11 +153,11 @@ def test_snapshot_net_matches_the_torch_policy(tmp_path: Path, activation: str) 
         net.logits(np.zeros(10, np.float32))
 
 
-def test_frozen_policy_plays_legal_actions_like_predict(tmp_path: Path) -> None:
+def test_net_policy_plays_legal_actions_like_predict(tmp_path: Path) -> None:
     model, path = saved_model(tmp_path)
-    net = SnapshotNet(path)
-    greedy = FrozenPolicy(net, deterministic=True)
-    sampler = FrozenPolicy(net, deterministic=False)
+    net = ActorNet(path)
+    greedy = NetPolicy(net, deterministic=True)
+    sampler = NetPolicy(net, deterministic=False)
     sampler.reset(0, 2, np.random.default_rng(4))
     rng = np.random.default_rng(1)
     for _ in range(50):
