@@ -26,13 +26,33 @@ import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
-from agents.cli.common import PROG, ArgumentParser, CLIError, UsageError
+from agents.cli.common import (
+    PROG,
+    ArgumentParser,
+    CLIError,
+    UsageError,
+    add_forwarding_parser,
+    forward,
+)
 
 __all__ = ["main"]
 
 NATIVE = ("play", "replay", "cards")
-FORWARDED = ("arena", "tournament", "train", "evaluate", "bench")
+# Commands whose module's main(argv) parses its own arguments, with their one-line summaries
+# (kept here so that ``airships --help`` imports none of them: train imports torch).
+FORWARDED = {
+    "arena": "seeded, seat-rotated games between agents; win rates with confidence intervals",
+    "tournament": "a tournament between many agents: ratings and a leaderboard",
+    "train": "train a policy (PPO) against bots and past versions of itself",
+    "evaluate": "a trained policy against chosen agents: win rate with its interval",
+    "bench": "benchmarks: engine, environment and bot speed (prints figures)",
+}
 DEBUG_FLAG = "--debug"
+
+
+def _target(name: str) -> str:
+    """The ``module:function`` a forwarded command runs."""
+    return f"agents.cli.{name}:main"
 
 
 def _subcommand_module(name: str) -> ModuleType:
@@ -59,8 +79,10 @@ def build_parser() -> tuple[ArgumentParser, dict[str, ArgumentParser]]:
         help="print the traceback of an error, not only its one line",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    for name in (*NATIVE, *FORWARDED):
+    for name in NATIVE:
         _subcommand_module(name).add_parser(subparsers)
+    for name, summary in FORWARDED.items():
+        add_forwarding_parser(subparsers, name, _target(name), summary)
     return parser, dict(subparsers.choices)
 
 
@@ -81,7 +103,7 @@ def _split_debug(argv: Sequence[str]) -> tuple[bool, list[str]]:
 
 def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] in FORWARDED:
-        return int(_subcommand_module(argv[0]).run(argv[1:]))
+        return forward(argv[0], _target(argv[0]), argv[1:])
     parser, commands = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # reported by the subcommand's parser, so that its --help is the one named

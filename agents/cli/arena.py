@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agents.arena import SEATINGS, round_up_games, run_arena
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
@@ -150,22 +148,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(summary.to_json(), separators=(",", ":")))
     return 0
-
-
-# -- the ``airships arena`` subcommand ---------------------------------------------------------
-NAME = "arena"
-SUMMARY = "seeded, seat-rotated games between agents; win rates with confidence intervals"
-
-
-def add_parser(subparsers: Any) -> None:
-    """List ``airships arena`` in the top-level help (its arguments go to :func:`main`)."""
-    from agents.cli.common import add_forwarding_parser
-
-    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
-
-
-def run(argv: Sequence[str]) -> int:
-    """Run :func:`main` as ``airships arena`` and return its exit status."""
-    from agents.cli.common import forward
-
-    return forward(NAME, f"agents.cli.{NAME}:main", argv)

@@ -21,7 +21,7 @@ import argparse
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -219,22 +219,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures, separators=(",", ":")))
     return 0
-
-
-# -- the ``airships bench`` subcommand ---------------------------------------------------------
-NAME = "bench"
-SUMMARY = "benchmarks: engine, environment and bot speed (prints figures)"
-
-
-def add_parser(subparsers: Any) -> None:
-    """List ``airships bench`` in the top-level help (its arguments go to :func:`main`)."""
-    from agents.cli.common import add_forwarding_parser
-
-    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
-
-
-def run(argv: Sequence[str]) -> int:
-    """Run :func:`main` as ``airships bench`` and return its exit status."""
-    from agents.cli.common import forward
-
-    return forward(NAME, f"agents.cli.{NAME}:main", argv)

@@ -20,9 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agents.arena import SEATINGS
 from agents.registry import AgentUnavailableError, split_specs
@@ -131,22 +129,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(evaluation.to_json(), separators=(",", ":")))
     return 0
-
-
-# -- the ``airships evaluate`` subcommand ---------------------------------------------------------
-NAME = "evaluate"
-SUMMARY = "evaluate a trained policy against the bots"
-
-
-def add_parser(subparsers: Any) -> None:
-    """List ``airships evaluate`` in the top-level help (its arguments go to :func:`main`)."""
-    from agents.cli.common import add_forwarding_parser
-
-    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
-
-
-def run(argv: Sequence[str]) -> int:
-    """Run :func:`main` as ``airships evaluate`` and return its exit status."""
-    from agents.cli.common import forward
-
-    return forward(NAME, f"agents.cli.{NAME}:main", argv)

@@ -15,9 +15,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agents.registry import AgentUnavailableError
 from agents.tournament import config_from_dict, load_config, print_report, run_tournament
@@ -96,22 +94,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), separators=(",", ":")))
     return 0
-
-
-# -- the ``airships tournament`` subcommand ---------------------------------------------------------
-NAME = "tournament"
-SUMMARY = "a tournament between many agents: ratings and a leaderboard"
-
-
-def add_parser(subparsers: Any) -> None:
-    """List ``airships tournament`` in the top-level help (its arguments go to :func:`main`)."""
-    from agents.cli.common import add_forwarding_parser
-
-    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
-
-
-def run(argv: Sequence[str]) -> int:
-    """Run :func:`main` as ``airships tournament`` and return its exit status."""
-    from agents.cli.common import forward
-
-    return forward(NAME, f"agents.cli.{NAME}:main", argv)

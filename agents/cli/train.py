@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from agents.training.checkpoint import ResumeError
 from agents.training.config import ConfigError, check_batch, load_config
@@ -75,22 +73,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"train: {exc}", file=sys.stderr)
         return 2
     return 130 if result.interrupted else 0
-
-
-# -- the ``airships train`` subcommand ---------------------------------------------------------
-NAME = "train"
-SUMMARY = "train a policy (PPO) against bots and past versions of itself"
-
-
-def add_parser(subparsers: Any) -> None:
-    """List ``airships train`` in the top-level help (its arguments go to :func:`main`)."""
-    from agents.cli.common import add_forwarding_parser
-
-    add_forwarding_parser(subparsers, NAME, f"agents.cli.{NAME}:main", SUMMARY)
-
-
-def run(argv: Sequence[str]) -> int:
-    """Run :func:`main` as ``airships train`` and return its exit status."""
-    from agents.cli.common import forward
-
-    return forward(NAME, f"agents.cli.{NAME}:main", argv)
