@@ -119,9 +119,48 @@ class NetPolicy:
         return int(legal[min(index, len(legal) - 1)])
 
 
-class PPOAgent(NetPolicy):
-    """A saved MaskablePPO model as an agent: ``ppo:path=agents/models/ppo_2p.zip``."""
+MODELS_DIR = Path(__file__).resolve().parent / "models"
 
-    def __init__(self, path: str, deterministic: bool = True, name: str = "ppo"):
-        super().__init__(ActorNet(path), deterministic, name)
-        self.path = self.net.path
+
+def bundled_model(num_players: int) -> Path:
+    """The path of the bundled policy for a player count (``agents/models/ppo_<n>p.zip``)."""
+    return MODELS_DIR / f"ppo_{num_players}p.zip"
+
+
+class PPOAgent(NetPolicy):
+    """A saved MaskablePPO model as an agent: ``ppo:path=FILE.zip``, or ``ppo`` alone for the
+    bundled policy of the game's player count (loaded when the first game starts)."""
+
+    def __init__(self, path: str | None = None, deterministic: bool = True, name: str = "ppo"):
+        self.path = path
+        self._nets: dict[int, ActorNet] = {}
+        super().__init__(ActorNet(path) if path is not None else _NO_NET, deterministic, name)
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Take this game's generator; without a path, load the bundled model for this game."""
+        super().reset(seat, num_players, rng)
+        if self.path is None:
+            net = self._nets.get(num_players)
+            if net is None:
+                model = bundled_model(num_players)
+                if not model.exists():
+                    raise FileNotFoundError(
+                        f"no bundled {num_players}-player policy ({model}); give one with "
+                        f"ppo:path=FILE.zip"
+                    )
+                net = self._nets[num_players] = ActorNet(model)
+            self.net = net
+
+
+class _NoNet(ActorNet):
+    """Stands in until a bundled model is chosen at the first reset."""
+
+    def __init__(self) -> None:
+        self.path = "<bundled model, chosen by the player count at reset>"
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Refuse: the agent was never reset for a game."""
+        raise RuntimeError("PPOAgent without a path plays only after reset(seat, num_players, rng)")
+
+
+_NO_NET = _NoNet()

@@ -204,3 +204,17 @@ def test_ppo_agent_plays_legal_moves_with_a_tiny_trained_model(tmp_path: Path):
     other = 3 if players != 3 else 2
     with pytest.raises(ValueError, match="another player count"):
         agent.act(Decision.from_state(new_game(other, seed=1)))
+
+
+def test_ppo_without_a_path_uses_the_bundled_model_for_the_player_count():
+    import numpy as np
+
+    from agents.policy_agent import bundled_model
+
+    agent = make_agent("ppo")
+    with pytest.raises(RuntimeError, match="only after reset"):
+        agent.act(None)  # type: ignore[arg-type]
+    assert bundled_model(3).name == "ppo_3p.zip"
+    if not bundled_model(3).exists():  # no 3-player policy ships: the error says what to do
+        with pytest.raises(FileNotFoundError, match=r"no bundled 3-player policy .*ppo:path="):
+            agent.reset(0, 3, np.random.default_rng(0))
