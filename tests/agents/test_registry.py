@@ -211,9 +211,12 @@ def test_ppo_without_a_path_uses_the_bundled_model_for_the_player_count():
 
     from agents.policy_agent import bundled_model
 
+    from airships_env.engine import new_game
+    from airships_env.policy import Decision
+
     agent = make_agent("ppo")
     with pytest.raises(RuntimeError, match="only after reset"):
-        agent.act(None)  # type: ignore[arg-type]
+        agent.act(Decision.from_state(new_game(2, seed=0)))
     assert bundled_model(3).name == "ppo_3p.zip"
     if not bundled_model(3).exists():  # no 3-player policy ships: the error says what to do
         with pytest.raises(FileNotFoundError, match=r"no bundled 3-player policy .*ppo:path="):
