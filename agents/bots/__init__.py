@@ -1,0 +1,19 @@
+"""Hand-written bots to train against and to evaluate with, all following the Policy protocol.
+
+- :class:`GreedyAgent` (``greedy``): the best expected value now.
+- :class:`HeuristicAgent` (``heuristic``): a plan over the game, weights in
+  ``configs/bots/heuristic.yaml``.
+- :class:`MCTSAgent` (``mcts``): determinized Monte Carlo search over the heuristic's candidates.
+
+Every bot reads only ``decision.view`` (a public view), ``decision.seat`` and
+``decision.legal_actions``, asks the engine for odds and scores, and draws any randomness from the
+generator given to ``reset``.
+"""
+
+from __future__ import annotations
+
+from agents.bots.greedy import GreedyAgent
+from agents.bots.heuristic import HeuristicAgent, HeuristicConfig
+from agents.bots.mcts import MCTSAgent
+
+__all__ = ["GreedyAgent", "HeuristicAgent", "HeuristicConfig", "MCTSAgent"]
