@@ -68,9 +68,7 @@ class ActorNet:
             for i in layers
         ]
         self.head = (state["action_net.weight"], state["action_net.bias"])
-        self.observation_size = (
-            self.hidden[0][0].shape[1] if self.hidden else self.head[0].shape[1]
-        )
+        self.observation_size = self.hidden[0][0].shape[1] if self.hidden else self.head[0].shape[1]
         actions = self.head[0].shape[0]
         if actions != NUM_ACTIONS:
             raise ValueError(

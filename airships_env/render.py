@@ -52,7 +52,7 @@ ANSI_WIDTH = 100
 
 COLOUR_LETTERS = ("W", "R", "B")
 DEPARTMENT_TITLES = ("Financiers", "Hangars", "Captains", "Engineers", "Engines", "Materials")
-_STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2: the backs of a stack's cards, public
+STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2: the backs of a stack's cards, public
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1046,7 +1046,7 @@ def _draw_stacks_and_hindenburg(p: _Painter, state: GameState, digest: str) -> N
         height = len(stack)
         # The backs under the top card: their tiers follow from the height alone (S2).
         for depth in range(height - 1, 0, -1):
-            tier = _STACK_TIERS_FROM_BOTTOM[height - 1 - depth]
+            tier = STACK_TIERS_FROM_BOTTOM[height - 1 - depth]
             offset = 5 * depth
             p.box(
                 x + offset,

@@ -1,7 +1,7 @@
 """Measure one bot against another: win rate with a Wilson 95% interval, time per decision.
 
 Plays N games with the engine directly (``new_game`` + ``Decision.from_state``). Bot A takes one
-seat, bot B every other seat; A's seat rotates game by game, and with ``--paired`` (default) the
+seat, bot B every other seat; A's seat rotates game by game, and (unless ``--unpaired``) the
 same deal (game seed) is played once with A in each seat, so the deal's luck cancels out.
 A shared win (E3) counts as 1/k of a win. At most 2 worker processes.
 
@@ -9,8 +9,8 @@ Examples::
 
     python scripts/bot_strength.py greedy random --games 200
     python scripts/bot_strength.py heuristic greedy --players 4 --games 200
-    python scripts/bot_strength.py mcts heuristic --games 100 --b-opt config=configs/bots/heuristic.yaml
-    python scripts/bot_strength.py mcts:sims=200 heuristic --games 60
+    python scripts/bot_strength.py mcts heuristic:config=my_weights.yaml --games 100
+    python scripts/bot_strength.py mcts:sims=400,steps=4000 heuristic --games 60 --json
 """
 
 from __future__ import annotations

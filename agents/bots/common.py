@@ -25,7 +25,7 @@ from airships_env.engine.actions import FIRST_PHASE_TARGET, FIRST_STACK_TARGET
 from airships_env.engine.dice import FACES
 from airships_env.engine.rules import attempt_shape, target_card
 from airships_env.engine.state import EMPTY, PlayerState
-from airships_env.engine.view import _STACK_TIERS_FROM_BOTTOM as STACK_TIERS_FROM_BOTTOM  # S2
+from airships_env.engine.view import STACK_TIERS_FROM_BOTTOM as STACK_TIERS_FROM_BOTTOM  # S2
 
 EXPANSION, AIRSHIP, PHASE = 0, 1, 2
 

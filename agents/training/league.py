@@ -30,7 +30,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from agents.policy_agent import ActorNet, NetPolicy, PPOAgent
+from agents.policy_agent import ActorNet, NetPolicy
 from agents.registry import make_agent
 from agents.training.config import LeagueConfig
 from airships_env.policy import Decision, Policy
@@ -147,11 +147,6 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(temporary, path)
-
-
-# Transitional: evaluations started by training runs launched before the policy agent moved
-# to agents.policy_agent still name this path; it is the same agent as "ppo".
-SnapshotAgent = PPOAgent
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 Typical use::
 
     from airships_env.engine import new_game
+
     state = new_game(num_players=4, seed=7)
     while not state.is_terminal():
         action = state.legal_actions()[0]
@@ -57,12 +58,48 @@ from airships_env.engine.state import (
 from airships_env.engine.view import determinize, public_view
 
 __all__ = [
-    "ACTION_NAMES", "BUY_EXTRA_TURN", "CHIP_DECISION", "CHOOSE_TARGET", "END_TURN",
-    "EXTRA_TURN", "GAME_OVER", "KEEP_CHIP", "NUM_ACTIONS", "NUM_ATTEMPT_ACTIONS", "NUM_TARGETS",
-    "PASS", "PHASE_NAMES", "SPEND_CHIP", "ActionRecord", "AttemptOdds", "CardDataError",
-    "CardSet", "ChipMove", "GameLog", "GameState", "IllegalActionError", "LogError",
-    "PlayerState", "Reveal", "RulesOptions", "action_name", "attempt_action", "attempt_odds",
-    "decode", "default_cards", "determinize", "legal_actions", "load_cards", "new_game",
-    "player_pool", "public_view", "read_log", "replay", "score_parts", "scores", "target_card",
-    "target_name", "winners",
+    "ACTION_NAMES",
+    "BUY_EXTRA_TURN",
+    "CHIP_DECISION",
+    "CHOOSE_TARGET",
+    "END_TURN",
+    "EXTRA_TURN",
+    "GAME_OVER",
+    "KEEP_CHIP",
+    "NUM_ACTIONS",
+    "NUM_ATTEMPT_ACTIONS",
+    "NUM_TARGETS",
+    "PASS",
+    "PHASE_NAMES",
+    "SPEND_CHIP",
+    "ActionRecord",
+    "AttemptOdds",
+    "CardDataError",
+    "CardSet",
+    "ChipMove",
+    "GameLog",
+    "GameState",
+    "IllegalActionError",
+    "LogError",
+    "PlayerState",
+    "Reveal",
+    "RulesOptions",
+    "action_name",
+    "attempt_action",
+    "attempt_odds",
+    "decode",
+    "default_cards",
+    "determinize",
+    "legal_actions",
+    "load_cards",
+    "new_game",
+    "player_pool",
+    "public_view",
+    "read_log",
+    "replay",
+    "score_parts",
+    "scores",
+    "target_card",
+    "target_name",
+    "winners",
 ]

@@ -173,7 +173,9 @@ def dice_text(counts: DiceCounts) -> str:
 
 def default_card_path() -> Path:
     """The path of the card file that ships with the package."""
-    return Path(str(resources.files("airships_env.engine").joinpath("data").joinpath(DEFAULT_CARD_FILE)))
+    return Path(
+        str(resources.files("airships_env.engine").joinpath("data").joinpath(DEFAULT_CARD_FILE))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -206,10 +208,25 @@ def parse_cards(data: Mapping[str, Any], source: str = "<cards>", digest: str = 
 class _Parser:
     """Validates one document; every error names the file, the entry and the field."""
 
-    _TOP_KEYS = frozenset({"schema_version", "name", "entrepreneur", "expansion", "airship",
-                           "hindenburg"})
-    _EXPANSION_KEYS = frozenset({"id", "era", "department", "cost", "target", "stars", "dice",
-                                 "chips", "fixed_die", "engine_bonuses", "exchange", "source"})
+    _TOP_KEYS = frozenset(
+        {"schema_version", "name", "entrepreneur", "expansion", "airship", "hindenburg"}
+    )
+    _EXPANSION_KEYS = frozenset(
+        {
+            "id",
+            "era",
+            "department",
+            "cost",
+            "target",
+            "stars",
+            "dice",
+            "chips",
+            "fixed_die",
+            "engine_bonuses",
+            "exchange",
+            "source",
+        }
+    )
     _AIRSHIP_KEYS = frozenset({"id", "tier", "cost", "target", "stars", "source"})
     _HINDENBURG_KEYS = frozenset({"id", "cost", "target", "low", "high", "source"})
     # Which effect fields each department must have (True) or must not have (absent).
@@ -230,8 +247,15 @@ class _Parser:
         return CardDataError(f"{self.source}: {entry}: field '{field_name}': {problem}")
 
     # -- scalar helpers -------------------------------------------------------------------
-    def integer(self, table: Mapping[str, Any], key: str, entry: str, minimum: int,
-                maximum: int | None = None, default: int | None = None) -> int:
+    def integer(
+        self,
+        table: Mapping[str, Any],
+        key: str,
+        entry: str,
+        minimum: int,
+        maximum: int | None = None,
+        default: int | None = None,
+    ) -> int:
         if key not in table:
             if default is not None:
                 return default
@@ -245,8 +269,9 @@ class _Parser:
             raise self.fail(entry, key, f"must be at most {maximum}, got {value}")
         return value
 
-    def text(self, table: Mapping[str, Any], key: str, entry: str, default: str | None = None
-             ) -> str:
+    def text(
+        self, table: Mapping[str, Any], key: str, entry: str, default: str | None = None
+    ) -> str:
         if key not in table:
             if default is not None:
                 return default
@@ -262,15 +287,21 @@ class _Parser:
         counts = [0, 0, 0]
         for colour, count in value.items():
             if colour not in COLOURS:
-                raise self.fail(entry, key, f"unknown colour {colour!r} (expected one of "
-                                            f"{', '.join(COLOURS)})")
+                raise self.fail(
+                    entry, key, f"unknown colour {colour!r} (expected one of {', '.join(COLOURS)})"
+                )
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise self.fail(entry, key, f"count of {colour} must be a whole number >= 0, "
-                                            f"got {count!r}")
+                raise self.fail(
+                    entry, key, f"count of {colour} must be a whole number >= 0, got {count!r}"
+                )
             if maximum is not None and count > maximum:
-                raise self.fail(entry, key, f"count of {colour} must be at most {maximum} "
-                                            f"(at most {maximum} dice of a colour are rolled), "
-                                            f"got {count}")
+                raise self.fail(
+                    entry,
+                    key,
+                    f"count of {colour} must be at most {maximum} "
+                    f"(at most {maximum} dice of a colour are rolled), "
+                    f"got {count}",
+                )
             counts[COLOURS.index(colour)] = count
         return (counts[0], counts[1], counts[2])
 
@@ -287,7 +318,9 @@ class _Parser:
             raise CardDataError(f"{self.source}: {entry}: must be a table, got {table!r}")
         for key in table:
             if key not in allowed:
-                raise self.fail(entry, key, f"unknown field (allowed: {', '.join(sorted(allowed))})")
+                raise self.fail(
+                    entry, key, f"unknown field (allowed: {', '.join(sorted(allowed))})"
+                )
 
     @staticmethod
     def label(kind: str, index: int, table: Any) -> str:
@@ -301,8 +334,10 @@ class _Parser:
     def entries(self, data: Mapping[str, Any], key: str) -> list[Any]:
         value = data.get(key)
         if not isinstance(value, list):
-            raise CardDataError(f"{self.source}: top level: field '{key}': missing or not an "
-                                f"array of tables ([[{key}]])")
+            raise CardDataError(
+                f"{self.source}: top level: field '{key}': missing or not an "
+                f"array of tables ([[{key}]])"
+            )
         return value
 
     # -- entries --------------------------------------------------------------------------
@@ -314,8 +349,12 @@ class _Parser:
         era = self.integer(table, "era", entry, 0, 2)
         department_name = self.text(table, "department", entry)
         if department_name not in DEPARTMENTS:
-            raise self.fail(entry, "department", f"unknown department {department_name!r} "
-                                                 f"(expected one of {', '.join(DEPARTMENTS)})")
+            raise self.fail(
+                entry,
+                "department",
+                f"unknown department {department_name!r} "
+                f"(expected one of {', '.join(DEPARTMENTS)})",
+            )
         required = self._EFFECTS[department_name]
         for key in self._EFFECT_KEYS:
             if key in required and key not in table:
@@ -344,8 +383,9 @@ class _Parser:
                 colour = self.text(spec, "colour", entry)
                 if colour not in BONUS_COLOURS:
                     raise self.fail(entry, "engine_bonuses.colour", f"unknown colour {colour!r}")
-                bonuses.append(EngineBonus(BONUS_COLOURS.index(colour),
-                                           self.integer(spec, "amount", entry, 1)))
+                bonuses.append(
+                    EngineBonus(BONUS_COLOURS.index(colour), self.integer(spec, "amount", entry, 1))
+                )
         exchange = None
         if "exchange" in table:
             spec = table["exchange"]
@@ -360,10 +400,18 @@ class _Parser:
         if era == STARTER_ERA and dice != (1, 0, 0):
             raise self.fail(entry, "dice", "a starter must give exactly 1 white die (S5)")
         return Expansion(
-            index=index, id=card_id, era=era, department=DEPARTMENTS.index(department_name),
-            cost=self.cost(table, entry), target=self.integer(table, "target", entry, 0),
-            stars=self.integer(table, "stars", entry, 0, default=0), dice=dice, chips=chips,
-            fixed_die=fixed_die, engine_bonuses=tuple(bonuses), exchange=exchange,
+            index=index,
+            id=card_id,
+            era=era,
+            department=DEPARTMENTS.index(department_name),
+            cost=self.cost(table, entry),
+            target=self.integer(table, "target", entry, 0),
+            stars=self.integer(table, "stars", entry, 0, default=0),
+            dice=dice,
+            chips=chips,
+            fixed_die=fixed_die,
+            engine_bonuses=tuple(bonuses),
+            exchange=exchange,
             source=self.text(table, "source", entry, default="unspecified"),
         )
 
@@ -373,8 +421,11 @@ class _Parser:
         card_id = self.text(table, "id", entry)
         entry = f"airship '{card_id}'"
         return Airship(
-            index=index, id=card_id, tier=self.integer(table, "tier", entry, 1, 3),
-            cost=self.cost(table, entry), target=self.integer(table, "target", entry, 0),
+            index=index,
+            id=card_id,
+            tier=self.integer(table, "tier", entry, 1, 3),
+            cost=self.cost(table, entry),
+            target=self.integer(table, "target", entry, 0),
             stars=self.integer(table, "stars", entry, 0),
             source=self.text(table, "source", entry, default="unspecified"),
         )
@@ -389,8 +440,12 @@ class _Parser:
         if high < low:
             raise self.fail(entry, "high", f"must be at least low ({low}), got {high}")
         return HindenburgPhase(
-            index=index, id=card_id, cost=self.cost(table, entry),
-            target=self.integer(table, "target", entry, 0), low=low, high=high,
+            index=index,
+            id=card_id,
+            cost=self.cost(table, entry),
+            target=self.integer(table, "target", entry, 0),
+            low=low,
+            high=high,
             source=self.text(table, "source", entry, default="unspecified"),
         )
 
@@ -410,45 +465,72 @@ class _Parser:
                 raise self.fail("entrepreneur", side, "missing")
             sides.append(self.dice(entrepreneur[side], "entrepreneur", side))
 
-        expansions = tuple(self.expansion(i, t) for i, t in enumerate(self.entries(data, "expansion")))
+        expansions = tuple(
+            self.expansion(i, t) for i, t in enumerate(self.entries(data, "expansion"))
+        )
         airships = tuple(self.airship(i, t) for i, t in enumerate(self.entries(data, "airship")))
         phases = tuple(self.phase(i, t) for i, t in enumerate(self.entries(data, "hindenburg")))
 
         seen: dict[str, str] = {}
-        for kind, cards in (("expansion", expansions), ("airship", airships),
-                            ("hindenburg", phases)):
+        for kind, cards in (
+            ("expansion", expansions),
+            ("airship", airships),
+            ("hindenburg", phases),
+        ):
             for card in cards:
                 if card.id in seen:
-                    raise self.fail(f"{kind} '{card.id}'", "id",
-                                    f"duplicate id (already used by a {seen[card.id]} entry)")
+                    raise self.fail(
+                        f"{kind} '{card.id}'",
+                        "id",
+                        f"duplicate id (already used by a {seen[card.id]} entry)",
+                    )
                 seen[card.id] = kind
 
         for era, expected in EXPANSIONS_PER_ERA.items():
             found = [e.id for e in expansions if e.era == era]
             if len(found) != expected:
                 label = "starter" if era == STARTER_ERA else f"Era {era}"
-                raise self.fail("expansions", "era", f"expected {expected} {label} cards, found "
-                                                     f"{len(found)}: {', '.join(found)}")
+                raise self.fail(
+                    "expansions",
+                    "era",
+                    f"expected {expected} {label} cards, found {len(found)}: {', '.join(found)}",
+                )
         for department, department_name in enumerate(DEPARTMENTS):
             found = [e.id for e in expansions if e.department == department]
             if len(found) != EXPANSIONS_PER_DEPARTMENT:
-                raise self.fail("expansions", "department",
-                                f"expected {EXPANSIONS_PER_DEPARTMENT} {department_name} cards, "
-                                f"found {len(found)}: {', '.join(found)}")
+                raise self.fail(
+                    "expansions",
+                    "department",
+                    f"expected {EXPANSIONS_PER_DEPARTMENT} {department_name} cards, "
+                    f"found {len(found)}: {', '.join(found)}",
+                )
         for tier in AIRSHIP_TIERS:
             found = [a.id for a in airships if a.tier == tier]
             if len(found) != AIRSHIPS_PER_TIER:
-                raise self.fail("airships", "tier", f"expected {AIRSHIPS_PER_TIER} tier-{tier} "
-                                                    f"airships, found {len(found)}: "
-                                                    f"{', '.join(found)}")
+                raise self.fail(
+                    "airships",
+                    "tier",
+                    f"expected {AIRSHIPS_PER_TIER} tier-{tier} "
+                    f"airships, found {len(found)}: "
+                    f"{', '.join(found)}",
+                )
         if len(phases) != HINDENBURG_PHASES:
-            raise self.fail("hindenburg", "count", f"expected {HINDENBURG_PHASES} phases, found "
-                                                   f"{len(phases)}: "
-                                                   f"{', '.join(p.id for p in phases)}")
+            raise self.fail(
+                "hindenburg",
+                "count",
+                f"expected {HINDENBURG_PHASES} phases, found "
+                f"{len(phases)}: "
+                f"{', '.join(p.id for p in phases)}",
+            )
         return CardSet(
-            name=name, path=self.source, digest=digest,
-            entrepreneur_side_1=sides[0], entrepreneur_side_2=sides[1],
-            expansions=expansions, airships=airships, hindenburg=phases,
+            name=name,
+            path=self.source,
+            digest=digest,
+            entrepreneur_side_1=sides[0],
+            entrepreneur_side_2=sides[1],
+            expansions=expansions,
+            airships=airships,
+            hindenburg=phases,
             expansion_index={e.id: e.index for e in expansions},
             airship_index={a.id: a.index for a in airships},
         )

@@ -123,8 +123,11 @@ class AttemptOdds:
     def exact(self) -> tuple[Fraction, Fraction, Fraction]:
         """(success, chip_decides, success_with_chip) as exact fractions."""
         success, chip, with_chip, denominator = self.counts
-        return (Fraction(success, denominator), Fraction(chip, denominator),
-                Fraction(with_chip, denominator))
+        return (
+            Fraction(success, denominator),
+            Fraction(chip, denominator),
+            Fraction(with_chip, denominator),
+        )
 
 
 _odds_cache: dict[tuple[AttemptShape, int, bool], AttemptOdds] = {}
@@ -144,8 +147,12 @@ def _compute_odds(shape: AttemptShape, needed: int, has_chip: bool) -> AttemptOd
     one_short, _ = count_at_least(shape, needed - 1)
     chip_count = one_short - at_least
     with_chip = one_short if has_chip else at_least
-    return AttemptOdds(at_least / denominator, chip_count / denominator,
-                       with_chip / denominator, (at_least, chip_count, with_chip, denominator))
+    return AttemptOdds(
+        at_least / denominator,
+        chip_count / denominator,
+        with_chip / denominator,
+        (at_least, chip_count, with_chip, denominator),
+    )
 
 
 def uniform_below(rng: np.random.Generator, bound: int) -> int:
@@ -173,8 +180,9 @@ def _outcomes(colour: int, count: int) -> tuple[tuple[int, ...], ...]:
 
 
 # _OUTCOMES[colour][n][code] for code in [0, 6**n): precomputed so a roll is three look-ups.
-_OUTCOMES = tuple(tuple(_outcomes(c, n) for n in range(MAX_ROLLED_PER_COLOUR + 1))
-                  for c in (WHITE, RED, BLACK))
+_OUTCOMES = tuple(
+    tuple(_outcomes(c, n) for n in range(MAX_ROLLED_PER_COLOUR + 1)) for c in (WHITE, RED, BLACK)
+)
 _POWERS = tuple(6**n for n in range(3 * MAX_ROLLED_PER_COLOUR + 1))
 
 
@@ -184,8 +192,11 @@ def roll(rng: np.random.Generator, rolled: Sequence[int]) -> tuple[tuple[int, ..
     code = uniform_below(rng, _POWERS[white + red + black])
     code, white_code = divmod(code, _POWERS[white])
     black_code, red_code = divmod(code, _POWERS[red])
-    return (_OUTCOMES[WHITE][white][white_code], _OUTCOMES[RED][red][red_code],
-            _OUTCOMES[BLACK][black][black_code])
+    return (
+        _OUTCOMES[WHITE][white][white_code],
+        _OUTCOMES[RED][red][red_code],
+        _OUTCOMES[BLACK][black][black_code],
+    )
 
 
 def check_forced_roll(rolled: Sequence[int], values: Sequence[Sequence[int]]) -> str | None:
@@ -194,8 +205,7 @@ def check_forced_roll(rolled: Sequence[int], values: Sequence[Sequence[int]]) ->
         return f"expected the faces of 3 colours (white, red, black), got {len(values)}"
     for colour in (WHITE, RED, BLACK):
         if len(values[colour]) != rolled[colour]:
-            return (f"expected {rolled[colour]} {COLOURS[colour]} dice, got "
-                    f"{len(values[colour])}")
+            return f"expected {rolled[colour]} {COLOURS[colour]} dice, got {len(values[colour])}"
         for value in values[colour]:
             if value not in FACES[colour]:
                 return f"{value} is not a face of a {COLOURS[colour]} die {FACES[colour]}"

@@ -39,8 +39,13 @@ class GameLog:
 
     def header(self) -> dict[str, Any]:
         """The header line's content."""
-        return {"type": "header", "format": LOG_FORMAT, "version": LOG_VERSION,
-                "meta": self.meta, "initial_state": self.initial_state}
+        return {
+            "type": "header",
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "meta": self.meta,
+            "initial_state": self.initial_state,
+        }
 
     def lines(self) -> Iterator[str]:
         """The log as JSON lines (no trailing newlines)."""
@@ -54,8 +59,9 @@ class GameLog:
             for line in self.lines():
                 handle.write(line + "\n")
 
-    def replay(self, cards: CardSet | None = None, upto: int | None = None,
-               reroll: bool = True) -> GameState:
+    def replay(
+        self, cards: CardSet | None = None, upto: int | None = None, reroll: bool = True
+    ) -> GameState:
         """The state after the first ``upto`` records (all by default); see :func:`replay`."""
         return replay(self, cards, upto, reroll)
 
@@ -95,11 +101,15 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
             raise LogError(f"{source}: line {number}: expected a JSON object")
         if log is None:
             if data.get("type") != "header" or data.get("format") != LOG_FORMAT:
-                raise LogError(f"{source}: line {number}: not an Airships game log "
-                               f"(the first line must be its header)")
+                raise LogError(
+                    f"{source}: line {number}: not an Airships game log "
+                    f"(the first line must be its header)"
+                )
             if data.get("version") != LOG_VERSION:
-                raise LogError(f"{source}: line {number}: log version {data.get('version')!r} "
-                               f"is not supported (this version reads version {LOG_VERSION})")
+                raise LogError(
+                    f"{source}: line {number}: log version {data.get('version')!r} "
+                    f"is not supported (this version reads version {LOG_VERSION})"
+                )
             log = GameLog(data["initial_state"], [], data.get("meta", {}))
             continue
         if data.get("type") != "action":
@@ -114,8 +124,9 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
     return log
 
 
-def replay(log: GameLog, cards: CardSet | None = None, upto: int | None = None,
-           reroll: bool = True) -> GameState:
+def replay(
+    log: GameLog, cards: CardSet | None = None, upto: int | None = None, reroll: bool = True
+) -> GameState:
     """Rebuild the game from the log and return its state after the first ``upto`` records.
 
     With ``reroll`` (the default) and a generator in the initial state, the dice are rolled
@@ -136,8 +147,12 @@ def replay(log: GameLog, cards: CardSet | None = None, upto: int | None = None,
         except ValueError as exc:
             raise LogError(f"line {number}: the logged action does not replay: {exc}") from exc
         if produced != logged:
-            differing = [name for name in logged.to_dict()
-                         if getattr(produced, name) != getattr(logged, name)]
-            raise LogError(f"line {number}: the replay differs from the log in "
-                           f"{', '.join(differing)}")
+            differing = [
+                name
+                for name in logged.to_dict()
+                if getattr(produced, name) != getattr(logged, name)
+            ]
+            raise LogError(
+                f"line {number}: the replay differs from the log in {', '.join(differing)}"
+            )
     return state

@@ -76,8 +76,10 @@ def new_game(
     """
     if isinstance(num_players, np.integer):
         num_players = int(num_players)
-    if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
-        MIN_PLAYERS <= num_players <= MAX_PLAYERS
+    if (
+        isinstance(num_players, bool)
+        or not isinstance(num_players, int)
+        or not (MIN_PLAYERS <= num_players <= MAX_PLAYERS)
     ):  # S1
         raise ValueError(f"num_players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
     if rng is not None and seed is not None:
@@ -101,18 +103,36 @@ def new_game(
     # S5, S6: two white dice each (entrepreneur side I + starter); chips 3 / 4 on the board.
     players = [
         PlayerState(
-            slots=[EMPTY] * len(DEPARTMENTS), airships=[],
+            slots=[EMPTY] * len(DEPARTMENTS),
+            airships=[],
             chips_on_board=START_PLAYER_CHIPS if seat == 0 else OTHER_PLAYER_CHIPS,
             chips_supply=6 - (START_PLAYER_CHIPS if seat == 0 else OTHER_PLAYER_CHIPS),
         )
         for seat in range(num_players)
     ]
     state = GameState(
-        cards=card_set, options=options, num_players=num_players, players=players, era=1,
-        deck=deck, board=[EMPTY] * (len(DEPARTMENTS) * SLOTS_PER_ROW), stacks=stacks,
-        left_out=left_out, removed=[], hindenburg=[EMPTY] * len(card_set.hindenburg),
-        hindenburg_open=False, wooden_airship=EMPTY, current_player=0, phase=CHOOSE_TARGET,
-        pending=None, turn=0, step=0, passed_mask=0, final_scores=None, winners=None, rng=rng,
+        cards=card_set,
+        options=options,
+        num_players=num_players,
+        players=players,
+        era=1,
+        deck=deck,
+        board=[EMPTY] * (len(DEPARTMENTS) * SLOTS_PER_ROW),
+        stacks=stacks,
+        left_out=left_out,
+        removed=[],
+        hindenburg=[EMPTY] * len(card_set.hindenburg),
+        hindenburg_open=False,
+        wooden_airship=EMPTY,
+        current_player=0,
+        phase=CHOOSE_TARGET,
+        pending=None,
+        turn=0,
+        step=0,
+        passed_mask=0,
+        final_scores=None,
+        winners=None,
+        rng=rng,
     )
     # S4: starters shuffled, one dealt to each player, the rest onto the board by P1; then
     # reveal from the deck until 6 expansions lie on the board.
@@ -122,9 +142,7 @@ def new_game(
     for card in starters[num_players:]:
         _place(state, card)
     reveals: list[Reveal] = []
-    while state.deck and (
-        len(state.board) - state.board.count(EMPTY) < BOARD_EXPANSIONS_AT_SETUP
-    ):
+    while state.deck and (len(state.board) - state.board.count(EMPTY) < BOARD_EXPANSIONS_AT_SETUP):
         _reveal(state, reveals)
     _start_turn(state, 0, [])
     return state
@@ -236,9 +254,14 @@ def _build_pool(cards: CardSet, slots: Sequence[int], era: int) -> Pool:
         fixed_x = tuple(fixed_x_list)
         available_x = _available(rollable_x, fixed_x_list)
     return Pool(
-        rollable=(rollable[0], rollable[1], rollable[2]), fixed=tuple(fixed),
-        available=available, engine_bonuses=tuple(bonuses), exchange=exchange,
-        rollable_exchanged=rollable_x, fixed_exchanged=fixed_x, available_exchanged=available_x,
+        rollable=(rollable[0], rollable[1], rollable[2]),
+        fixed=tuple(fixed),
+        available=available,
+        engine_bonuses=tuple(bonuses),
+        exchange=exchange,
+        rollable_exchanged=rollable_x,
+        fixed_exchanged=fixed_x,
+        available_exchanged=available_x,
     )
 
 
@@ -284,8 +307,12 @@ def attempt_shape(pool: Pool, cost: DiceCounts, exchange: bool) -> AttemptShape:
         else:
             rollable, fixed = pool.rollable, pool.fixed
         shape = tuple(
-            (colour, min(rollable[colour], _dice.MAX_ROLLED_PER_COLOUR), cost[colour],
-             tuple(sorted((v for c, v in fixed if c == colour), reverse=True)))
+            (
+                colour,
+                min(rollable[colour], _dice.MAX_ROLLED_PER_COLOUR),
+                cost[colour],
+                tuple(sorted((v for c, v in fixed if c == colour), reverse=True)),
+            )
             for colour in range(3)
             if cost[colour]
         )
@@ -308,8 +335,9 @@ def engine_bonus(state: GameState, pool: Pool, cost: DiceCounts) -> int:
     return total
 
 
-def _bonuses(state: GameState, player: int, pool: Pool, cost: DiceCounts
-             ) -> tuple[tuple[str, int], ...]:
+def _bonuses(
+    state: GameState, player: int, pool: Pool, cost: DiceCounts
+) -> tuple[tuple[str, int], ...]:
     """T5: the automatic bonuses (wooden airship, Engine), named for the record."""
     found: list[tuple[str, int]] = []
     if state.wooden_airship == player:
@@ -321,8 +349,9 @@ def _bonuses(state: GameState, player: int, pool: Pool, cost: DiceCounts
     return tuple(found)
 
 
-def attempt_odds(state: GameState, target: int, exchange: bool,
-                 player: int | None = None) -> AttemptOdds | None:
+def attempt_odds(
+    state: GameState, target: int, exchange: bool, player: int | None = None
+) -> AttemptOdds | None:
     """Exact odds of an attempt for ``player`` (default: the player to act), None if ineligible.
 
     Uses public information only: the player's dice and bonuses and the target's card.
@@ -344,8 +373,12 @@ def attempt_odds(state: GameState, target: int, exchange: bool,
 def _eligible(pool: Pool, cost: DiceCounts, exchange: bool) -> bool:
     """T2: the player holds at least the cost's dice (after the exchange if it makes one)."""
     available = pool.available_exchanged if exchange else pool.available
-    return (available is not None and cost[0] <= available[0] and cost[1] <= available[1]
-            and cost[2] <= available[2])
+    return (
+        available is not None
+        and cost[0] <= available[0]
+        and cost[1] <= available[1]
+        and cost[2] <= available[2]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,8 +477,9 @@ class _Builder:
         self.reveals: list[Reveal] = []
 
 
-def apply_action(state: GameState, action: int,
-                 dice: Sequence[Sequence[int]] | None = None) -> ActionRecord:
+def apply_action(
+    state: GameState, action: int, dice: Sequence[Sequence[int]] | None = None
+) -> ActionRecord:
     """Apply a legal action and return its record.
 
     ``dice`` forces the faces of an attempt's roll, per colour (white, red, black), instead of
@@ -492,16 +526,26 @@ def apply_action(state: GameState, action: int,
         build.chips.append(ChipMove(player, EXTRA_TURN_PRICE, "board", "supply", "extra turn"))
         build.fields["era_changed"] = _start_turn(state, player, build.reveals)
     else:  # END_TURN, T9
-        build.fields["era_changed"] = _start_turn(state, (player + 1) % state.num_players,
-                                                  build.reveals)
+        build.fields["era_changed"] = _start_turn(
+            state, (player + 1) % state.num_players, build.reveals
+        )
     step = state.step
     state.step = step + 1
     state.legal_cache = None
     return ActionRecord(
-        step=step, turn=turn, player=player, action=action, name=ACTION_NAMES[action], phase=PHASE_NAMES[phase],
-        chips=tuple(build.chips), reveals=tuple(build.reveals),
-        wooden_airship=state.wooden_airship, next_player=state.current_player,
-        game_over=state.phase == GAME_OVER, scores=state.final_scores, winners=state.winners,
+        step=step,
+        turn=turn,
+        player=player,
+        action=action,
+        name=ACTION_NAMES[action],
+        phase=PHASE_NAMES[phase],
+        chips=tuple(build.chips),
+        reveals=tuple(build.reveals),
+        wooden_airship=state.wooden_airship,
+        next_player=state.current_player,
+        game_over=state.phase == GAME_OVER,
+        scores=state.final_scores,
+        winners=state.winners,
         **build.fields,  # type: ignore[arg-type]
     )
 
@@ -516,12 +560,19 @@ def _refuse(state: GameState, action: object) -> None:
         why = f"no action has index {action} (0..{NUM_ACTIONS - 1})"
     else:
         why = f"'{ACTION_NAMES[action]}' is not allowed now"
-    raise IllegalActionError(action, PHASE_NAMES[state.phase], legal,
-                             [ACTION_NAMES[a] for a in legal], why)
+    raise IllegalActionError(
+        action, PHASE_NAMES[state.phase], legal, [ACTION_NAMES[a] for a in legal], why
+    )
 
 
-def _attempt(state: GameState, player: int, target: int, exchange: bool,
-             forced: Sequence[Sequence[int]] | None, build: _Builder) -> None:
+def _attempt(
+    state: GameState,
+    player: int,
+    target: int,
+    exchange: bool,
+    forced: Sequence[Sequence[int]] | None,
+    build: _Builder,
+) -> None:
     """T2-T7: declare, exchange, roll, add bonuses, then succeed, fail or ask about a chip."""
     info = target_card(state, target)
     assert info is not None
@@ -533,8 +584,10 @@ def _attempt(state: GameState, player: int, target: int, exchange: bool,
         rolled_counts[colour] = count
     if forced is None:
         if state.rng is None:
-            raise ValueError("this state has no random generator (a public view): "
-                             "determinize it or pass the dice")
+            raise ValueError(
+                "this state has no random generator (a public view): "
+                "determinize it or pass the dice"
+            )
         rolled = _dice.roll(state.rng, rolled_counts)  # T4: one roll
     else:
         problem = _dice.check_forced_roll(rolled_counts, forced)
@@ -552,14 +605,23 @@ def _attempt(state: GameState, player: int, target: int, exchange: bool,
     bonuses = _bonuses(state, player, pool, cost)  # T5
     total = dice_sum + sum(amount for _name, amount in bonuses)
     fields = build.fields
-    fields.update(target=card_id, exchange=exchange, rolled=rolled, kept=kept,
-                  dice_sum=dice_sum, bonuses=bonuses, total=total, needed=needed)
+    fields.update(
+        target=card_id,
+        exchange=exchange,
+        rolled=rolled,
+        kept=kept,
+        dice_sum=dice_sum,
+        bonuses=bonuses,
+        total=total,
+        needed=needed,
+    )
     if total >= needed:
         _succeed(state, player, target, build)
         _end_turn(state, player, build)
     elif total == needed - 1 and state.players[player].chips_on_board > 0:
-        state.pending = PendingAttempt(target, exchange, needed, rolled, kept, dice_sum,
-                                       bonuses, total)
+        state.pending = PendingAttempt(
+            target, exchange, needed, rolled, kept, dice_sum, bonuses, total
+        )
         state.phase = CHIP_DECISION
         fields["result"] = "chip decision"
     else:
@@ -567,15 +629,20 @@ def _attempt(state: GameState, player: int, target: int, exchange: bool,
         _end_turn(state, player, build)
 
 
-def _copy_pending(state: GameState, build: _Builder, pending: PendingAttempt, chip: bool
-                  ) -> None:
+def _copy_pending(state: GameState, build: _Builder, pending: PendingAttempt, chip: bool) -> None:
     """The chip decision's record repeats the roll it decides."""
     info = target_card(state, pending.target)
     assert info is not None
-    build.fields.update(target=info[0], exchange=pending.exchange, rolled=pending.rolled,
-                        kept=pending.kept, dice_sum=pending.dice_sum, needed=pending.needed,
-                        bonuses=pending.bonuses + ((("chip", 1),) if chip else ()),
-                        total=pending.total + (1 if chip else 0))
+    build.fields.update(
+        target=info[0],
+        exchange=pending.exchange,
+        rolled=pending.rolled,
+        kept=pending.kept,
+        dice_sum=pending.dice_sum,
+        needed=pending.needed,
+        bonuses=pending.bonuses + ((("chip", 1),) if chip else ()),
+        total=pending.total + (1 if chip else 0),
+    )
 
 
 def _succeed(state: GameState, player: int, target: int, build: _Builder) -> None:
@@ -645,20 +712,23 @@ def _end_turn(state: GameState, player: int, build: _Builder) -> None:
     if state.players[player].chips_on_board >= EXTRA_TURN_PRICE:
         state.phase = EXTRA_TURN
         return
-    build.fields["era_changed"] = _start_turn(state, (player + 1) % state.num_players,
-                                              build.reveals)
+    build.fields["era_changed"] = _start_turn(
+        state, (player + 1) % state.num_players, build.reveals
+    )
 
 
 def game_should_end(state: GameState) -> bool:
     """E1 (and the E4 stalemate ruling): checked after every turn."""
     stacks = state.stacks
-    if len(stacks[0]) <= 1 and len(stacks[1]) <= 1 and len(stacks[2]) <= 1 and len(
-            stacks[3]) <= 1:
+    if len(stacks[0]) <= 1 and len(stacks[1]) <= 1 and len(stacks[2]) <= 1 and len(stacks[3]) <= 1:
         return True
     if EMPTY not in state.hindenburg:
         return True
-    return (state.options.stalemate_ends_game and not state.deck
-            and state.passed_mask == (1 << state.num_players) - 1)
+    return (
+        state.options.stalemate_ends_game
+        and not state.deck
+        and state.passed_mask == (1 << state.num_players) - 1
+    )
 
 
 def _finish(state: GameState) -> None:

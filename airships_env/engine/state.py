@@ -92,8 +92,9 @@ class Pool:
     available_exchanged: DiceCounts | None
     shapes: dict[tuple[DiceCounts, bool], AttemptShape] = field(default_factory=dict, repr=False)
     # keyed by (cost, RulesOptions.engine_bonus_needs_cost_colour)
-    engine_bonus_by_cost: dict[tuple[DiceCounts, bool], int] = field(default_factory=dict,
-                                                                     repr=False)
+    engine_bonus_by_cost: dict[tuple[DiceCounts, bool], int] = field(
+        default_factory=dict, repr=False
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +123,13 @@ class PlayerState:
 
     def clone(self) -> PlayerState:
         """A copy sharing only immutable parts."""
-        return PlayerState(self.slots.copy(), self.airships.copy(), self.chips_on_board,
-                           self.chips_supply, self.pool)
+        return PlayerState(
+            self.slots.copy(),
+            self.airships.copy(),
+            self.chips_on_board,
+            self.chips_supply,
+            self.pool,
+        )
 
 
 @dataclass(slots=True)
@@ -161,8 +167,9 @@ class GameState:
         """The legal action indices, sorted (a fresh list)."""
         return _rules.legal_actions(self)
 
-    def apply_action(self, action: int,
-                     dice: tuple[tuple[int, ...], ...] | None = None) -> _records.ActionRecord:
+    def apply_action(
+        self, action: int, dice: tuple[tuple[int, ...], ...] | None = None
+    ) -> _records.ActionRecord:
         """Apply an action and return its record; see :func:`rules.apply_action`."""
         return _rules.apply_action(self, action, dice)
 
@@ -175,8 +182,7 @@ class GameState:
         return PHASE_NAMES[self.phase]
 
     # -- copies ---------------------------------------------------------------------------
-    def clone(self, rng: np.random.Generator | None = None, *, with_rng: bool = True
-              ) -> GameState:
+    def clone(self, rng: np.random.Generator | None = None, *, with_rng: bool = True) -> GameState:
         """A cheap independent copy; ``rng`` replaces the generator (else its state is copied).
 
         ``with_rng=False`` gives a copy without a generator (a public view's).
@@ -186,12 +192,30 @@ class GameState:
         elif rng is None and self.rng is not None:
             rng = copy_generator(self.rng)
         return GameState(
-            self.cards, self.options, self.num_players, [p.clone() for p in self.players],
-            self.era, self.deck.copy(), self.board.copy(), [s.copy() for s in self.stacks],
-            self.left_out.copy(), self.removed.copy(), self.hindenburg.copy(),
-            self.hindenburg_open, self.wooden_airship, self.current_player, self.phase,
-            self.pending, self.turn, self.step, self.passed_mask, self.final_scores,
-            self.winners, rng, self.is_public_view, None,
+            self.cards,
+            self.options,
+            self.num_players,
+            [p.clone() for p in self.players],
+            self.era,
+            self.deck.copy(),
+            self.board.copy(),
+            [s.copy() for s in self.stacks],
+            self.left_out.copy(),
+            self.removed.copy(),
+            self.hindenburg.copy(),
+            self.hindenburg_open,
+            self.wooden_airship,
+            self.current_player,
+            self.phase,
+            self.pending,
+            self.turn,
+            self.step,
+            self.passed_mask,
+            self.final_scores,
+            self.winners,
+            rng,
+            self.is_public_view,
+            None,
         )
 
     # -- plain data -----------------------------------------------------------------------
@@ -210,9 +234,13 @@ class GameState:
         if self.pending is not None:
             p = self.pending
             pending = {
-                "target": p.target, "exchange": p.exchange, "needed": p.needed,
-                "rolled": [list(v) for v in p.rolled], "kept": [list(v) for v in p.kept],
-                "dice_sum": p.dice_sum, "bonuses": [list(b) for b in p.bonuses],
+                "target": p.target,
+                "exchange": p.exchange,
+                "needed": p.needed,
+                "rolled": [list(v) for v in p.rolled],
+                "kept": [list(v) for v in p.kept],
+                "dice_sum": p.dice_sum,
+                "bonuses": [list(b) for b in p.bonuses],
                 "total": p.total,
             }
         return {
@@ -254,16 +282,20 @@ class GameState:
     def from_dict(cls, data: dict[str, Any], cards: CardSet | None = None) -> GameState:
         """Rebuild a state from :meth:`to_dict` output (with the same card set)."""
         if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"unsupported state format {data.get('format')!r} "
-                             f"(this version reads format {STATE_FORMAT})")
+            raise ValueError(
+                f"unsupported state format {data.get('format')!r} "
+                f"(this version reads format {STATE_FORMAT})"
+            )
         if cards is None:
             cards = load_cards(None)
             if cards.digest != data["cards"]["digest"]:
                 cards = load_cards(data["cards"]["path"])
         if cards.digest != data["cards"]["digest"]:
-            raise ValueError(f"the state was made with card set {data['cards']['name']!r} "
-                             f"(sha256 {data['cards']['digest'][:12]}), not with {cards.path} "
-                             f"(sha256 {cards.digest[:12]})")
+            raise ValueError(
+                f"the state was made with card set {data['cards']['name']!r} "
+                f"(sha256 {data['cards']['digest'][:12]}), not with {cards.path} "
+                f"(sha256 {cards.digest[:12]})"
+            )
         exp = cards.expansion_index
         air = cards.airship_index
 
@@ -276,9 +308,14 @@ class GameState:
         if data["pending"] is not None:
             p = data["pending"]
             pending = PendingAttempt(
-                p["target"], p["exchange"], p["needed"], tuple(tuple(v) for v in p["rolled"]),
-                tuple(tuple(v) for v in p["kept"]), p["dice_sum"],
-                tuple((str(b[0]), int(b[1])) for b in p["bonuses"]), p["total"],
+                p["target"],
+                p["exchange"],
+                p["needed"],
+                tuple(tuple(v) for v in p["rolled"]),
+                tuple(tuple(v) for v in p["kept"]),
+                p["dice_sum"],
+                tuple((str(b[0]), int(b[1])) for b in p["bonuses"]),
+                p["total"],
             )
         rng = None
         if data["rng"] is not None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from airships_env.engine.state import CHANGE_OF_ERA, GameState
 
-_STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
+STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
 
 
 def _hidden_groups(state: GameState) -> tuple[list[int], list[int], dict[int, list[int]]]:
@@ -40,15 +40,16 @@ def _hidden_groups(state: GameState) -> tuple[list[int], list[int], dict[int, li
     return deck_era_one, deck_era_two, unseen
 
 
-def _deal_hidden(state: GameState, era_one: list[int], era_two: list[int],
-                 unseen: dict[int, list[int]]) -> None:
+def _deal_hidden(
+    state: GameState, era_one: list[int], era_two: list[int], unseen: dict[int, list[int]]
+) -> None:
     """Put the given hidden cards back into the hidden places, in the given order."""
     has_change = CHANGE_OF_ERA in state.deck
     state.deck = era_two + ([CHANGE_OF_ERA] if has_change else []) + era_one
     pools = {tier: list(cards) for tier, cards in unseen.items()}
     for stack in state.stacks:
         for position in range(len(stack) - 1):
-            stack[position] = pools[_STACK_TIERS_FROM_BOTTOM[position]].pop()
+            stack[position] = pools[STACK_TIERS_FROM_BOTTOM[position]].pop()
     state.left_out = [card for tier in (3, 2, 1) for card in pools[tier]]
 
 
@@ -56,8 +57,12 @@ def public_view(state: GameState) -> GameState:
     """A copy holding only public information (V1): hidden cards canonical, no generator."""
     view = state.clone(with_rng=False)
     era_one, era_two, unseen = _hidden_groups(state)
-    _deal_hidden(view, sorted(era_one), sorted(era_two),
-                 {tier: sorted(cards, reverse=True) for tier, cards in unseen.items()})
+    _deal_hidden(
+        view,
+        sorted(era_one),
+        sorted(era_two),
+        {tier: sorted(cards, reverse=True) for tier, cards in unseen.items()},
+    )
     view.is_public_view = True
     return view
 
@@ -77,8 +82,10 @@ def determinize(state: GameState, rng: np.random.Generator) -> GameState:
         sample,
         [era_one[i] for i in rng.permutation(len(era_one))],
         [era_two[i] for i in rng.permutation(len(era_two))],
-        {tier: [cards[i] for i in rng.permutation(len(cards))] for tier, cards in
-         sorted(unseen.items())},
+        {
+            tier: [cards[i] for i in rng.permutation(len(cards))]
+            for tier, cards in sorted(unseen.items())
+        },
     )
     sample.is_public_view = False
     return sample

@@ -213,5 +213,3 @@ def test_policy_loaded_from_disk_plays_only_legal_moves(tiny_run: tuple[TrainCon
         )
         assert not run.errors, run.errors
         assert all(record["winners"] for record in run.records)
-
-
