@@ -210,7 +210,6 @@ def test_ppo_without_a_path_uses_the_bundled_model_for_the_player_count():
     import numpy as np
 
     from agents.policy_agent import bundled_model
-
     from airships_env.engine import new_game
     from airships_env.policy import Decision
 
