@@ -49,11 +49,7 @@ def colour_distribution(shape: ColourShape) -> Distribution:
         return cached
     colour, rolled, keep, fixed = shape
     counts: dict[int, int] = {}
-    faces = FACES[colour]
-    outcomes: list[tuple[int, ...]] = [()]
-    for _ in range(rolled):
-        outcomes = [(*o, f) for o in outcomes for f in faces]
-    for outcome in outcomes:
+    for outcome in _OUTCOMES[colour][rolled]:
         total = best_sum(outcome + fixed, keep)
         counts[total] = counts.get(total, 0) + 1
     result = (6**rolled, tuple(sorted(counts.items())))

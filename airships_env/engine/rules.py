@@ -320,6 +320,11 @@ def attempt_shape(pool: Pool, cost: DiceCounts, exchange: bool) -> AttemptShape:
     return shape
 
 
+def _engine_bonus_applies(bonus: EngineBonus, cost: DiceCounts, needs_colour: bool) -> bool:
+    """T5: grey always; a colour when the cost asks for it [ruling] (or always, by option)."""
+    return bonus.colour == ANY or not needs_colour or cost[bonus.colour] > 0
+
+
 def engine_bonus(state: GameState, pool: Pool, cost: DiceCounts) -> int:
     """T5: the Engine bonuses that apply to an attempt with this cost."""
     needs_colour = state.options.engine_bonus_needs_cost_colour
@@ -327,10 +332,11 @@ def engine_bonus(state: GameState, pool: Pool, cost: DiceCounts) -> int:
     key = (cost, needs_colour)
     total = pool.engine_bonus_by_cost.get(key)
     if total is None:
-        total = 0
-        for bonus in pool.engine_bonuses:
-            if bonus.colour == ANY or not needs_colour or cost[bonus.colour]:
-                total += bonus.amount
+        total = sum(
+            bonus.amount
+            for bonus in pool.engine_bonuses
+            if _engine_bonus_applies(bonus, cost, needs_colour)
+        )
         pool.engine_bonus_by_cost[key] = total
     return total
 
@@ -344,7 +350,7 @@ def _bonuses(
         found.append(("wooden airship", 1))
     needs_colour = state.options.engine_bonus_needs_cost_colour
     for bonus in pool.engine_bonuses:
-        if bonus.colour == ANY or not needs_colour or cost[bonus.colour]:
+        if _engine_bonus_applies(bonus, cost, needs_colour):
             found.append((f"engine +{bonus.amount} {BONUS_COLOURS[bonus.colour]}", bonus.amount))
     return tuple(found)
 
