@@ -46,12 +46,12 @@ from airships_env.engine import (
 )
 from airships_env.policy import Decision
 
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "bots" / "heuristic.yaml"
+DEFAULT_CONFIG = Path(__file__).with_name("heuristic.yaml")  # package data: found when installed
 
 
 @dataclass(frozen=True, slots=True)
 class HeuristicConfig:
-    """The heuristic bot's weights (see ``configs/bots/heuristic.yaml`` for their meaning)."""
+    """The heuristic bot's weights (see ``agents/bots/heuristic.yaml`` for their meaning)."""
 
     turns_base_2p: float
     turns_base_3p: float
@@ -133,7 +133,7 @@ def _convert(name: str, value: Any) -> Any:
 
 
 class HeuristicAgent:
-    """A hand-written strategy over the whole game; weights from ``configs/bots/heuristic.yaml``.
+    """A hand-written strategy over the whole game; weights from ``agents/bots/heuristic.yaml``.
 
     ``config`` is the path of a YAML file overriding some of the shipped weights; any weight may
     also be given as a keyword option (``HeuristicAgent(race_weight=2.0)``).

@@ -252,6 +252,28 @@ class CheckpointConfig:
 
 
 @dataclass
+class PretrainConfig:
+    """Behaviour cloning before PPO (see :mod:`agents.training.imitation`); off while
+    ``teacher`` is null."""
+
+    teacher: str | None = field(
+        default=None,
+        metadata=_key(_optional(_agent_spec), "agent spec playing every seat of the demos"),
+    )
+    games: int = field(default=2000, metadata=_key(_int(1), "teacher games to record"))
+    epochs: int = field(default=10, metadata=_key(_int(1)))
+    batch_size: int = field(default=512, metadata=_key(_int(1)))
+    learning_rate: float = field(default=1e-3, metadata=_key(_float(0.0, 1.0, low_open=True)))
+    value_coef: float = field(default=0.5, metadata=_key(_float(0.0), "weight of the critic"))
+    validation: float = field(
+        default=0.05, metadata=_key(_float(0.0, 0.5), "share of the games held out")
+    )
+    workers: int | None = field(
+        default=None, metadata=_key(_optional(_int(1)), "game processes; null = all cores")
+    )
+
+
+@dataclass
 class TrainConfig:
     """One training run, as read from a YAML file."""
 
@@ -269,12 +291,17 @@ class TrainConfig:
         default=1, metadata=_key(_int(1), "torch threads for the gradient updates")
     )
     tensorboard: bool = field(default=True, metadata=_key(_bool))
+    init_from: str | None = field(
+        default=None,
+        metadata=_key(_optional(_text), "model zip whose weights start a new run; null = none"),
+    )
     run: RunConfig = field(default_factory=RunConfig)
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
     evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
     checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
+    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
     #: The file this config was read from ("<dict>" when built in code); not a YAML key.
     source: str = field(default="<dict>", compare=False, metadata={"internal": True})
 
@@ -353,6 +380,17 @@ def _cross_check(config: TrainConfig, source: str) -> None:
             f"({config.num_players}): a policy plays the table size it was trained for, "
             f"got {evaluation.players!r}"
         )
+    if config.init_from is not None:
+        if config.pretrain.teacher is not None:
+            raise ConfigError(
+                f"{source}: init_from: expected null when pretrain.teacher is set (a run starts "
+                f"from a model or from a clone of a teacher, not both), got {config.init_from!r}"
+            )
+        if not Path(config.init_from).is_file():
+            raise ConfigError(
+                f"{source}: init_from: expected the path of a model zip, got "
+                f"{config.init_from!r} (no such file, relative to {os.getcwd()})"
+            )
     if config.num_players > 4:
         raise ConfigError(f"{source}: num_players: expected 2, 3 or 4, got {config.num_players!r}")
     if config.n_envs is not None:

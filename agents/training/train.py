@@ -17,7 +17,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,18 +42,27 @@ from agents.training.checkpoint import (
     RunState,
     read_state,
     restore_rng,
+    save_checkpoint,
     save_model_atomic,
 )
 from agents.training.config import (
+    ConfigError,
     TrainConfig,
     check_batch,
     config_differences,
     config_from_dict,
     dump_config,
 )
-from agents.training.league import League, LeagueEnvFactory, LeagueMix
+from agents.training.imitation import (
+    CloneReport,
+    Demonstrations,
+    clone_policy,
+    collect_demonstrations,
+)
+from agents.training.league import League, LeagueEnvFactory, LeagueMix, write_json_atomic
 
 TB_LOG_NAME = "ppo"
+PRETRAIN_DIR = "pretrain"
 
 
 @dataclass
@@ -143,6 +152,78 @@ def build_model(config: TrainConfig, venv: Any, tensorboard_log: str | None) -> 
     )
 
 
+def load_initial_weights(model: Any, config: TrainConfig) -> None:
+    """Start a new run from the policy weights of ``config.init_from`` (optimizer, step count
+    and league start afresh)."""
+    from sb3_contrib import MaskablePPO
+
+    assert config.init_from is not None
+    initial = MaskablePPO.load(config.init_from, device="cpu")
+    where = f"{config.source}: init_from: {config.init_from}"
+    if initial.observation_space.shape != model.observation_space.shape:
+        raise ConfigError(
+            f"{where}: expected a model with observations of shape "
+            f"{model.observation_space.shape} ({config.num_players} players), got "
+            f"{initial.observation_space.shape}"
+        )
+    try:
+        model.policy.load_state_dict(initial.policy.state_dict())
+    except RuntimeError as exc:
+        raise ConfigError(
+            f"{where}: expected a model with policy.net_arch {config.policy.net_arch}; "
+            f"its weights do not fit ({str(exc).splitlines()[0]})"
+        ) from None
+
+
+def pretrain(
+    model: Any,
+    config: TrainConfig,
+    run_dir: Path,
+    league: League,
+    state: RunState,
+    log: Callable[[str], None],
+    progress: bool,
+) -> CloneReport:
+    """Clone ``config.pretrain.teacher`` into the new model (actor and critic), then write a
+    step-0 checkpoint so that ``--resume`` never repeats it. The demonstrations are kept in
+    ``<run>/pretrain/`` and reused if the run is restarted before that checkpoint."""
+    settings = config.pretrain
+    assert settings.teacher is not None
+    demos_path = run_dir / PRETRAIN_DIR / "demonstrations.npz"
+    if demos_path.is_file():
+        demos = Demonstrations.load(demos_path)
+        log(f"pretraining: {len(demos)} teacher decisions read from {demos_path}")
+    else:
+        log(f"pretraining: recording {settings.games} games of {settings.teacher} in every seat")
+        demos = collect_demonstrations(
+            settings.teacher,
+            config.num_players,
+            settings.games,
+            config.seed,
+            reward=config.reward,
+            gamma=config.ppo.gamma,
+            max_turns=config.max_turns,
+            workers=settings.workers if settings.workers is not None else os.cpu_count() or 1,
+            progress=progress,
+        )
+        demos.save(demos_path)
+    report = clone_policy(
+        model.policy,
+        demos,
+        epochs=settings.epochs,
+        batch_size=settings.batch_size,
+        learning_rate=settings.learning_rate,
+        value_coef=settings.value_coef,
+        validation=settings.validation,
+        seed=config.seed,
+        log=log,
+    )
+    write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
+    log(f"pretraining: {report.text()}")
+    save_checkpoint(model, league, run_dir, state, config.checkpoint.keep_last)
+    return report
+
+
 def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunState:
     """Check the run directory for a fresh start or a resume; returns the state to continue."""
     state = read_state(run_dir)
@@ -218,6 +299,10 @@ def train(
             restore_rng(state.rng)
         else:
             model = build_model(config, venv, tensorboard_log)
+            if config.init_from is not None:
+                load_initial_weights(model, config)
+            if config.pretrain.teacher is not None:
+                pretrain(model, config, directory, league, state, log, progress_bar)
         venv.seed(session_seed(config.seed, state.sessions))
         start_step = int(model.num_timesteps)
         context = RunContext(config, directory, league, state, log=log)
@@ -257,7 +342,11 @@ def train(
                 model.num_timesteps = context.steps_at_rollout_start
             elif evaluations.last_step != model.num_timesteps:
                 evaluations.evaluate()  # the final policy competes for best_model.zip too
-        checkpoint = checkpoints.save(interrupted=interrupted)
+        if remaining > 0:
+            checkpoint = checkpoints.save(interrupted=interrupted)
+        else:  # resumed at or past total_timesteps: nothing new to save but the final policy
+            assert state.checkpoint is not None
+            checkpoint = directory / state.checkpoint
         final = None
         if not interrupted:
             final = save_model_atomic(model, directory / "final_model.zip", weights_only=True)

@@ -43,6 +43,22 @@ def test_shipped_player_counts() -> None:
     assert load_config(ROOT / "configs" / "ppo_4p.yaml").num_players == 4
 
 
+def test_stage_two_config_needs_the_stage_one_policy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # init_from is relative to the working directory
+    finetune = ROOT / "configs" / "ppo_2p_finetune.yaml"
+    with pytest.raises(ConfigError, match=r"ppo_2p_finetune\.yaml: init_from: expected the path"):
+        load_config(finetune)
+    stage_one = tmp_path / "runs" / "ppo_2p" / "final_model.zip"
+    stage_one.parent.mkdir(parents=True)
+    stage_one.write_bytes(b"")
+    config = load_config(finetune)
+    assert config.init_from == "runs/ppo_2p/final_model.zip"
+    assert config.run.name != load_config(ROOT / "configs" / "ppo_2p.yaml").run.name
+    assert config.num_players == 2 and config.pretrain.teacher is None
+
+
 def test_unknown_key_names_file_and_key_path(tmp_path: Path) -> None:
     data = tiny()
     data["ppo"]["n_step"] = 64

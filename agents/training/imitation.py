@@ -1,0 +1,308 @@
+"""Behaviour cloning: start the learner from a teacher bot's play instead of random weights.
+
+PPO from random weights spends its first million steps rediscovering what a hand-written bot
+already knows (which expansions build a dice engine, when a chip is worth keeping). Cloning the
+bot first puts the learner at the bot's level in minutes; PPO then only has to improve on it.
+
+1. :func:`collect_demonstrations`: the teacher (an agent spec, usually ``heuristic``) plays every
+   seat of ``games`` seeded games on the engine; every decision of every seat is recorded as
+   the learner would see it: the seat's observation vector (:mod:`airships_env.observation`),
+   its legal-action mask and the teacher's action, plus the seat's discounted return under the
+   training reward (:func:`airships_env.aec.game_rewards`, discounted by ``gamma`` per own
+   decision, as the learner's environment gives it). Game ``g`` is fixed by ``(seed, g)`` alone
+   (deal ``SeedSequence([seed, 0, g])``, seat ``s``'s generator ``SeedSequence([seed, 1, g,
+   s])``), whatever the number of workers. Games cut at ``max_turns`` are dropped (they have no
+   result to learn a value from).
+2. :func:`clone_policy`: supervised training of a MaskablePPO policy on them: the actor by
+   cross-entropy on the masked action distribution, the critic by squared error on the returns
+   (so PPO's first advantages are not noise that would wash the clone out). The last
+   ``validation`` share of the games is held out to report accuracy and value error.
+
+The teacher sees a :class:`~airships_env.policy.Decision` only (public information), so nothing
+hidden reaches the demonstrations either.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.registry import make_agent
+from airships_env.aec import game_rewards
+from airships_env.engine import new_game
+from airships_env.policy import Decision
+
+#: Games per task handed to a worker (small enough for a smooth progress bar).
+CHUNK_GAMES = 25
+
+
+@dataclass
+class Demonstrations:
+    """Decisions of teacher games, one row per decision (every seat of every game)."""
+
+    observations: np.ndarray  # float32 (rows, observation size)
+    masks: np.ndarray  # bool (rows, NUM_ACTIONS)
+    actions: np.ndarray  # int64 (rows,)
+    returns: np.ndarray  # float32 (rows,): discounted final reward of the deciding seat
+    games: np.ndarray  # int64 (rows,): game index of each row
+    dropped_games: int = 0  # games cut at max_turns, not recorded
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+    def save(self, path: str | Path) -> Path:
+        """Write as a compressed ``.npz`` file."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.stem + ".tmp.npz")
+        np.savez_compressed(temporary, **asdict(self))  # observations are sparse: ~30x smaller
+        temporary.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Demonstrations:
+        """Read a file written by :meth:`save`."""
+        with np.load(Path(path)) as data:
+            return cls(
+                **{key: data[key] for key in data.files if key != "dropped_games"},
+                dropped_games=int(data["dropped_games"]),
+            )
+
+
+def _play_chunk(
+    teacher: str,
+    num_players: int,
+    seed: int,
+    game_indices: list[int],
+    reward: str,
+    gamma: float,
+    max_turns: int | None,
+) -> tuple[list[np.ndarray], int]:
+    """Play the given games with the teacher in every seat; returns row blocks and drops."""
+    teachers = [make_agent(teacher) for _ in range(num_players)]
+    observations, masks, actions, returns, games = [], [], [], [], []
+    dropped = 0
+    for game in game_indices:
+        state = new_game(
+            num_players, rng=np.random.default_rng(np.random.SeedSequence([seed, 0, game]))
+        )
+        for seat, agent in enumerate(teachers):
+            agent.reset(
+                seat,
+                num_players,
+                np.random.default_rng(np.random.SeedSequence([seed, 1, game, seat])),
+            )
+        rows: list[tuple[int, np.ndarray, np.ndarray, int]] = []
+        while not state.is_terminal():
+            if max_turns is not None and state.turn > max_turns:
+                break
+            decision = Decision.from_state(state)
+            action = teachers[decision.seat].act(decision)
+            rows.append((decision.seat, decision.observation, decision.action_mask, action))
+            state.apply_action(action)
+        if not state.is_terminal():
+            dropped += 1
+            continue
+        final = game_rewards(state, reward)
+        # The learner's reward arrives with its last decision: discount by own decisions left.
+        remaining = [0] * num_players
+        discounted = np.empty(len(rows), dtype=np.float32)
+        for index in range(len(rows) - 1, -1, -1):
+            seat = rows[index][0]
+            discounted[index] = final[seat] * gamma ** remaining[seat]
+            remaining[seat] += 1
+        observations.append(np.stack([row[1] for row in rows]))
+        masks.append(np.stack([row[2] for row in rows]).astype(bool))
+        actions.append(np.array([row[3] for row in rows], dtype=np.int64))
+        returns.append(discounted)
+        games.append(np.full(len(rows), game, dtype=np.int64))
+    blocks = [
+        np.concatenate(part) if part else np.empty(0)
+        for part in (observations, masks, actions, returns, games)
+    ]
+    return blocks, dropped
+
+
+def _chunks(games: int) -> Iterator[list[int]]:
+    for start in range(0, games, CHUNK_GAMES):
+        yield list(range(start, min(games, start + CHUNK_GAMES)))
+
+
+def collect_demonstrations(
+    teacher: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    reward: str = "score",
+    gamma: float = 1.0,
+    max_turns: int | None = 300,
+    workers: int = 1,
+    progress: bool = False,
+) -> Demonstrations:
+    """Play ``games`` teacher games and record every decision (see the module docstring)."""
+    from tqdm import tqdm
+
+    make_agent(teacher)  # a bad spec fails here, before any worker starts
+    arguments = (teacher, num_players, seed)
+    options = (reward, gamma, max_turns)
+    results: dict[int, tuple[list[np.ndarray], int]] = {}
+    bar = tqdm(
+        total=games,
+        disable=not progress,
+        desc=f"teacher games ({teacher})",
+        unit="game",
+        dynamic_ncols=True,
+        file=sys.stderr,
+    )
+    with bar:
+        if workers <= 1:
+            for chunk in _chunks(games):
+                results[chunk[0]] = _play_chunk(*arguments, chunk, *options)
+                bar.update(len(chunk))
+        else:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as executor:
+                futures = {
+                    executor.submit(_play_chunk, *arguments, chunk, *options): chunk
+                    for chunk in _chunks(games)
+                }
+                for future, chunk in futures.items():
+                    results[chunk[0]] = future.result()
+                    bar.update(len(chunk))
+    ordered = [results[start] for start in sorted(results)]
+    parts = [[blocks[k] for blocks, _ in ordered if blocks[k].size] for k in range(5)]
+    if not parts[2]:
+        raise RuntimeError(f"no teacher game of {teacher!r} finished within {max_turns} turns")
+    return Demonstrations(
+        observations=np.concatenate(parts[0]).astype(np.float32, copy=False),
+        masks=np.concatenate(parts[1]).astype(bool, copy=False),
+        actions=np.concatenate(parts[2]).astype(np.int64, copy=False),
+        returns=np.concatenate(parts[3]).astype(np.float32, copy=False),
+        games=np.concatenate(parts[4]).astype(np.int64, copy=False),
+        dropped_games=sum(dropped for _, dropped in ordered),
+    )
+
+
+@dataclass
+class CloneReport:
+    """How well the policy learned the teacher (accuracy = argmax action == teacher action)."""
+
+    rows: int
+    train_rows: int
+    validation_rows: int
+    epochs: int
+    train_accuracy: float
+    validation_accuracy: float | None
+    validation_value_mse: float | None
+    return_variance: float
+    seconds: float
+
+    def text(self) -> str:
+        """One line for the log."""
+        held_out = (
+            f"held-out accuracy {self.validation_accuracy:.3f}, value error "
+            f"{self.validation_value_mse:.4f} (return variance {self.return_variance:.4f})"
+            if self.validation_accuracy is not None
+            else "no held-out games"
+        )
+        return (
+            f"cloned the teacher on {self.train_rows} decisions in {self.epochs} epochs "
+            f"({self.seconds:.0f} s): train accuracy {self.train_accuracy:.3f}, {held_out}"
+        )
+
+
+def _split(demos: Demonstrations, validation: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices of the training and held-out games (the last ``validation`` share)."""
+    game_ids = np.unique(demos.games)
+    held = round(len(game_ids) * validation)
+    if held == 0 or held == len(game_ids):
+        return np.arange(len(demos)), np.empty(0, dtype=np.int64)
+    held_out = demos.games >= game_ids[len(game_ids) - held]
+    return np.flatnonzero(~held_out), np.flatnonzero(held_out)
+
+
+def _measure(
+    policy: Any, demos: Demonstrations, rows: np.ndarray, batch: int
+) -> tuple[float, float]:
+    """Accuracy of the policy's most likely action and squared value error on ``rows``."""
+    import torch
+
+    correct, squared = 0, 0.0
+    with torch.no_grad():
+        for start in range(0, len(rows), batch):
+            index = rows[start : start + batch]
+            obs = torch.as_tensor(demos.observations[index])
+            masks = torch.as_tensor(demos.masks[index])
+            distribution = policy.get_distribution(obs, action_masks=masks)
+            chosen = distribution.distribution.probs.argmax(dim=1).numpy()
+            correct += int((chosen == demos.actions[index]).sum())
+            values = policy.predict_values(obs).squeeze(1).numpy()
+            squared += float(((values - demos.returns[index]) ** 2).sum())
+    return correct / max(1, len(rows)), squared / max(1, len(rows))
+
+
+def clone_policy(
+    policy: Any,
+    demos: Demonstrations,
+    *,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    validation: float,
+    seed: int,
+    log: Callable[[str], None] | None = None,
+) -> CloneReport:
+    """Fit a MaskablePPO policy's actor to the teacher's actions and its critic to the returns."""
+    import torch
+
+    started = time.perf_counter()
+    train_rows, held_rows = _split(demos, validation)
+    generator = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        order = generator.permutation(train_rows)
+        total_loss, batches = 0.0, 0
+        for start in range(0, len(order), batch_size):
+            index = np.sort(order[start : start + batch_size])
+            obs = torch.as_tensor(demos.observations[index])
+            actions = torch.as_tensor(demos.actions[index])
+            masks = torch.as_tensor(demos.masks[index])
+            returns = torch.as_tensor(demos.returns[index])
+            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+            loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(
+                values.flatten(), returns
+            )
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item()
+            batches += 1
+        if log is not None:
+            log(f"cloning epoch {epoch + 1}/{epochs}: loss {total_loss / max(1, batches):.4f}")
+    policy.set_training_mode(False)
+    train_accuracy, _ = _measure(policy, demos, train_rows, 4096)
+    held_accuracy, held_mse = (None, None)
+    if len(held_rows):
+        held_accuracy, held_mse = _measure(policy, demos, held_rows, 4096)
+    return CloneReport(
+        rows=len(demos),
+        train_rows=len(train_rows),
+        validation_rows=len(held_rows),
+        epochs=epochs,
+        train_accuracy=train_accuracy,
+        validation_accuracy=held_accuracy,
+        validation_value_mse=held_mse,
+        return_variance=float(np.var(demos.returns)),
+        seconds=time.perf_counter() - started,
+    )
