@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import make_agent
+from agents.workers import single_threaded_workers
 from airships_env.engine import GameLog, GameState, new_game
 from airships_env.engine.rules import airship_count
 from airships_env.policy import Decision, Policy
@@ -464,7 +465,8 @@ def _play_all(
         initargs=(agent_specs, seed, save_logs, max_steps),
     )
     try:
-        futures = [executor.submit(_worker_play, spec) for spec in pending]
+        with single_threaded_workers():  # the executor starts its processes on submit
+            futures = [executor.submit(_worker_play, spec) for spec in pending]
         for future in as_completed(futures):
             yield future.result()
     except BrokenProcessPool as exc:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import make_agent
+from agents.workers import single_threaded_workers
 from airships_env.aec import game_rewards
 from airships_env.engine import new_game
 from airships_env.policy import Decision
@@ -171,10 +172,11 @@ def collect_demonstrations(
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as executor:
-                futures = {
-                    executor.submit(_play_chunk, *arguments, chunk, *options): chunk
-                    for chunk in _chunks(games)
-                }
+                with single_threaded_workers():  # the executor starts its processes on submit
+                    futures = {
+                        executor.submit(_play_chunk, *arguments, chunk, *options): chunk
+                        for chunk in _chunks(games)
+                    }
                 for future, chunk in futures.items():
                     results[chunk[0]] = future.result()
                     bar.update(len(chunk))

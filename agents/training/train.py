@@ -60,6 +60,7 @@ from agents.training.imitation import (
     collect_demonstrations,
 )
 from agents.training.league import League, LeagueEnvFactory, LeagueMix, write_json_atomic
+from agents.workers import single_threaded_workers
 
 TB_LOG_NAME = "ppo"
 PRETRAIN_DIR = "pretrain"
@@ -105,7 +106,8 @@ def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix) -> TimedVecEn
 
     factories: list[Callable[[], Any]] = [env_factory(config, mix) for _ in range(n_envs)]
     if config.vec_env == "subproc":
-        venv: Any = SubprocVecEnv(factories)
+        with single_threaded_workers():
+            venv: Any = SubprocVecEnv(factories)
     else:
         venv = DummyVecEnv(factories)
     return TimedVecEnv(VecMonitor(InfoMaskVecEnv(venv)))
