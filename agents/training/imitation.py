@@ -10,8 +10,8 @@ bot first puts the learner at the bot's level in minutes; PPO then only has to i
    its legal-action mask and the teacher's action, plus the seat's discounted return under the
    training reward (:func:`airships_env.aec.game_rewards`, discounted by ``gamma`` per own
    decision, as the learner's environment gives it). Game ``g`` is fixed by ``(seed, g)`` alone
-   (deal ``SeedSequence([seed, 0, g])``, seat ``s``'s generator ``SeedSequence([seed, 1, g,
-   s])``), whatever the number of workers. Games cut at ``max_turns`` are dropped (they have no
+   (the arena's ``deal_seed(seed, g)`` and ``agent_rng(seed, g, seat)``), whatever the number
+   of workers. Games cut at ``max_turns`` are dropped (they have no
    result to learn a value from).
 2. :func:`clone_policy`: supervised training of a MaskablePPO policy on them: the actor by
    cross-entropy on the masked action distribution, the critic by squared error on the returns
@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena import agent_rng, deal_seed
 from agents.registry import make_agent
 from agents.workers import single_threaded_workers
 from airships_env.aec import game_rewards
@@ -92,15 +93,9 @@ def _play_chunk(
     observations, masks, actions, returns, games = [], [], [], [], []
     dropped = 0
     for game in game_indices:
-        state = new_game(
-            num_players, rng=np.random.default_rng(np.random.SeedSequence([seed, 0, game]))
-        )
+        state = new_game(num_players, seed=deal_seed(seed, game))
         for seat, agent in enumerate(teachers):
-            agent.reset(
-                seat,
-                num_players,
-                np.random.default_rng(np.random.SeedSequence([seed, 1, game, seat])),
-            )
+            agent.reset(seat, num_players, agent_rng(seed, game, seat))
         rows: list[tuple[int, np.ndarray, np.ndarray, int]] = []
         while not state.is_terminal():
             if max_turns is not None and state.turn > max_turns:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.arena import default_workers
 from agents.training.callbacks import (
     ArenaEvalCallback,
     InfoMaskVecEnv,
@@ -205,7 +206,7 @@ def pretrain(
             reward=config.reward,
             gamma=config.ppo.gamma,
             max_turns=config.max_turns,
-            workers=settings.workers if settings.workers is not None else os.cpu_count() or 1,
+            workers=settings.workers if settings.workers is not None else default_workers(),
             progress=progress,
         )
         demos.save(demos_path)

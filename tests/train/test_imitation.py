@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from agents.arena import agent_rng, deal_seed
 from agents.training.checkpoint import read_state
 from agents.training.config import (
     ConfigError,
@@ -50,10 +51,10 @@ def test_demonstrations_replay_the_seeded_game(greedy_demos: Demonstrations) -> 
     # Game 0 again, by hand: the same deal and the same decisions, observed from the same seat.
     from agents.registry import make_agent
 
-    state = new_game(2, rng=np.random.default_rng(np.random.SeedSequence([5, 0, 0])))
+    state = new_game(2, seed=deal_seed(5, 0))
     agents = [make_agent("greedy") for _ in range(2)]
     for seat, agent in enumerate(agents):
-        agent.reset(seat, 2, np.random.default_rng(np.random.SeedSequence([5, 1, 0, seat])))
+        agent.reset(seat, 2, agent_rng(5, 0, seat))
     rows = np.flatnonzero(greedy_demos.games == 0)
     seats = []
     for row in rows:
