@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment of Airships: ``airships_v0``.
+"""The PettingZoo AEC environment of Airships: ``airships_v1``.
 
 ``env(**kwargs)`` is the usual entry point (``raw_env`` wrapped in PettingZoo's
 ``OrderEnforcingWrapper``); ``raw_env`` is the class. Agents are ``player_0`` ...
@@ -8,8 +8,8 @@ buys, so ``agent_selection`` does not simply rotate.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector is
 described in :mod:`airships_env.observation` (seen from the observing agent, public information
-only, RULES V1/V2), the mask has one entry per action of the engine's action table
-(:mod:`airships_env.engine.actions`, 57 actions) and is all zeros for an agent that is not to
+only, docs/RULES.md V1/V2), the mask has one entry per action of the engine's action table
+(:mod:`airships_env.engine.actions`, 83 actions) and is all zeros for an agent that is not to
 act. The acting agent's mask is also ``infos[agent]["action_mask"]``.
 
 Rewards arrive once, when the game ends, to every agent (see :func:`game_rewards`):
@@ -35,6 +35,11 @@ Version history:
 
 * v0: first release. 57 actions; observation layout of :mod:`airships_env.observation`
   (1399 / 1646 / 1893 values for 2 / 3 / 4 players).
+* v1: Rules v1 (docs/RULES.md T3): the player chooses whether an exchange gives its fixed
+  (Engineer) die, so each target has three attempt actions (no exchange, exchange giving
+  rollable dice, exchange giving the fixed die): 83 actions. The observation gains the dice
+  available after each exchange variant and odds for every attempt action, and the pending
+  roll shows its variant (1485 / 1735 / 1985 values for 2 / 3 / 4 players).
 """
 
 from __future__ import annotations
@@ -159,7 +164,7 @@ class raw_env(AECEnv):
 
     metadata = {
         "render_modes": list(RENDER_MODES),
-        "name": "airships_v0",
+        "name": "airships_v1",
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -213,7 +218,7 @@ class raw_env(AECEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """The agent's action space: Discrete(57), the engine's action table."""
+        """The agent's action space: Discrete(83), the engine's action table."""
         return self.action_spaces[agent]
 
     # -- episode -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Renderings of the Airships table: a text board for a terminal and an RGB picture.
 
-Both read public information only (RULES V1): the main board, the top card and the height of
+Both read public information only (docs/RULES.md V1): the main board, the top card and the height of
 each airship stack, the Hindenburg, every company, the era, the deck size and the cards that
 left the game. They never read the deck's order, the cards under a stack's top card, the
 airships left out at setup or the random generator (V2), so a state and its
@@ -150,6 +150,8 @@ def _record_lines(record: ActionRecord) -> list[str]:
             if any_fixed:
                 line += "   (f = fixed die)"
             lines.append(line)
+        if record.exchange is not None:
+            lines.append(f"exchange {record.exchange.text()} (T3)")
         if record.total is not None:
             bonus = "".join(f" + {amount} ({name})" for name, amount in record.bonuses)
             total = f"{bonus} = {record.total}" if bonus else ""
@@ -377,13 +379,21 @@ def render_ansi(
         what = record.name
         if record.target and record.action < NUM_ATTEMPT_ACTIONS:
             what += f" -> {record.target}"
+        intro = f"LAST ACTION (step {record.step}, turn {record.turn}): P{record.player} "
+        what_lines = textwrap.wrap(
+            what,
+            ANSI_WIDTH - len(intro),
+            subsequent_indent=" " * 7,
+            break_long_words=False,
+        )
         head = (
             paint("LAST ACTION", "1")
             + f" (step {record.step}, turn {record.turn}): "
             + paint(f"P{record.player}", _ANSI_PLAYER[record.player % 4])
-            + f" {what}"
+            + f" {what_lines[0]}"
         )
         out.append(head)
+        out.extend(what_lines[1:])
         wrapped = [
             part
             for line in _record_lines(record)
@@ -1147,6 +1157,9 @@ def _draw_last_action(p: _Painter, state: GameState, record: ActionRecord | None
             dx + 4, y + size / 2, "dimmed: not kept   gold ring: fixed die", 12, MUTED, middle=True
         )
         y += size + 12
+    if record.exchange is not None:
+        p.text(x, y, f"exchange: {record.exchange.text()}", 13, MUTED)
+        y += 20
     if record.total is not None:
         terms = [str(record.dice_sum)] + [f"{amount} ({name})" for name, amount in record.bonuses]
         line = "dice " + " + ".join(terms) + (f" = {record.total}" if record.bonuses else "")

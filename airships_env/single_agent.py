@@ -1,7 +1,7 @@
-"""One learning seat against given opponents, as a Gymnasium environment (``Airships-v0``).
+"""One learning seat against given opponents, as a Gymnasium environment (``Airships-v1``).
 
 The learner's observation is the flat float32 vector of :mod:`airships_env.observation` (seen
-from its seat), its action space the engine's 57 actions, and :meth:`AirshipsSingleAgentEnv.
+from its seat), its action space the engine's 83 actions, and :meth:`AirshipsSingleAgentEnv.
 action_masks` gives the legal ones (for sb3-contrib's MaskablePPO). After the learner's action
 the opponents play until it is the learner's turn again or the game is over, so the learner
 also receives the result of a game that an opponent's move ended. The reward is the learner's
@@ -40,7 +40,7 @@ from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
 from airships_env.policy import Decision, Policy, RandomPolicy
 
-ENV_ID = "Airships-v0"
+ENV_ID = "Airships-v1"
 
 ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
 

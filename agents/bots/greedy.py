@@ -8,10 +8,11 @@ from agents.bots.common import (
     AIRSHIP,
     EXPANSION,
     Option,
-    Probe,
     Profile,
+    add_up,
     attempt_options,
     phase_value,
+    profile,
     slots_after,
 )
 from airships_env.engine import BUY_EXTRA_TURN, END_TURN, PASS, SPEND_CHIP, GameState
@@ -79,9 +80,11 @@ class GreedyAgent:
         expansion = cards.expansions[option.card]
         old = view.players[seat].slots[expansion.department]
         old_stars = cards.expansions[old].stars if old >= 0 else 0
-        probe = Probe.for_state(view)
-        before = _mean_points(view, probe.profile(view.players[seat].slots, view.era))
-        after = _mean_points(view, probe.profile(slots_after(view, seat, option.card), view.era))
+        needs_colour = view.options.engine_bonus_needs_cost_colour
+        slots = view.players[seat].slots
+        before = _mean_points(view, profile(cards, needs_colour, slots, view.era))
+        after_slots = slots_after(view, seat, option.card)
+        after = _mean_points(view, profile(cards, needs_colour, after_slots, view.era))
         chips = min(expansion.chips, view.players[seat].chips_supply)
         return (
             expansion.stars
@@ -91,9 +94,9 @@ class GreedyAgent:
         )
 
 
-def _mean_points(view: GameState, profile: Profile) -> float:
+def _mean_points(view: GameState, company: Profile) -> float:
     """Mean expected points per attempt over every airship and phase of the card set."""
     cards = view.cards
-    total = sum(p * a.stars for p, a in zip(profile.airship, cards.airships, strict=True))
-    total += sum(p * h.low for p, h in zip(profile.phase, cards.hindenburg, strict=True))
+    total = add_up(p * a.stars for p, a in zip(company.airship, cards.airships, strict=True))
+    total += add_up(p * h.low for p, h in zip(company.phase, cards.hindenburg, strict=True))
     return total / (len(cards.airships) + len(cards.hindenburg))

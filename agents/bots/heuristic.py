@@ -25,13 +25,12 @@ from agents.bots.common import (
     EXPANSION,
     MEMO_LIMIT,
     PHASE,
-    Probe,
     Profile,
-    after_success,
-    cached_odds,
+    add_up,
     horizon_key,
     margin,
     outlook,
+    profile,
     target_card_index,
     target_kind,
 )
@@ -42,7 +41,11 @@ from airships_env.engine import (
     NUM_ATTEMPT_ACTIONS,
     PASS,
     SPEND_CHIP,
+    AttemptOdds,
     GameState,
+    attempt_odds,
+    attempt_target,
+    outcome_if_success,
 )
 from airships_env.policy import Decision
 
@@ -214,16 +217,16 @@ class HeuristicCore:
             return [(BUY_EXTRA_TURN, best), (END_TURN, c.extra_turn_min_value)]
         context = self._context(state, seat)
         values = []
-        target_values: dict[int, float] = {}  # with and without the exchange: one card value
+        target_values: dict[int, float] = {}  # every exchange variant: one card value
         for action in legal:
             if action >= NUM_ATTEMPT_ACTIONS:
                 values.append((action, -math.inf if action != PASS else 0.0))
                 continue
-            target = action >> 1
+            target = attempt_target(action)
             value = target_values.get(target)
             if value is None:
                 value = target_values[target] = self._success_value(context, action, exact=True)
-            odds = cached_odds(state, seat, action)
+            odds = attempt_odds(state, action, seat)
             assert odds is not None
             values.append((action, self._expected(context, value, odds)))
         return values
@@ -233,7 +236,7 @@ class HeuristicCore:
         context = self._context(state, seat)
         best = -math.inf
         for action in range(NUM_ATTEMPT_ACTIONS):
-            odds = cached_odds(state, seat, action)
+            odds = attempt_odds(state, action, seat)
             if odds is not None:
                 value = self._success_value(context, action, exact=False)
                 best = max(best, self._expected(context, value, odds))
@@ -244,31 +247,30 @@ class HeuristicCore:
         pending = state.pending
         assert pending is not None
         context = self._context(state, seat)
-        after = state.clone(rng=None)
-        after.apply_action(SPEND_CHIP)
-        action = 2 * pending.target + int(pending.exchange)
-        if after.is_terminal():
-            value = self._end_value(after, seat)
+        outcome = outcome_if_success(state, SPEND_CHIP)
+        if outcome is not None:
+            value = self._end_value(outcome[1], seat)
         else:
-            value = self._card_value(context, action) + self._race_value(context, action)
+            value = self._card_value(context, pending.target) + self._race_value(
+                context, pending.target
+            )
         return value - context.chip_value, context.fail_gain
 
     # -- values --------------------------------------------------------------------------------
     def _success_value(self, context: _Context, action: int, exact: bool) -> float:
-        """What the attempt's success is worth; if it may end the game (E1), the engine plays it
-        and the value is the end's (win or loss)."""
-        if exact and self._may_end(context, action):
-            after = after_success(context.state, action)
-            if after is None:
-                return 0.0
-            if after.is_terminal():
-                return self._end_value(after, context.seat)
-        return self._card_value(context, action) + self._race_value(context, action)
+        """What the attempt's success is worth; if it may end the game (E1), the engine says who
+        then wins and the value is the end's (win or loss)."""
+        target = attempt_target(action)
+        if exact and self._may_end(context, target):
+            outcome = outcome_if_success(context.state, action)
+            if outcome is not None:
+                return self._end_value(outcome[1], context.seat)
+        return self._card_value(context, target) + self._race_value(context, target)
 
     @staticmethod
-    def _expected(context: _Context, value: float, odds: tuple[float, float, float]) -> float:
+    def _expected(context: _Context, value: float, odds: AttemptOdds) -> float:
         """Expected value of an attempt: success, a chip that decides it, or a miss (T5-T7)."""
-        success, chip_decides, _with_chip = odds
+        success, chip_decides = odds.success, odds.chip_decides
         fail_gain = context.fail_gain
         chip_branch = max(value - context.chip_value, fail_gain) if context.has_chip else fail_gain
         return (
@@ -277,17 +279,18 @@ class HeuristicCore:
             + (1.0 - success - chip_decides) * fail_gain
         )
 
-    def _may_end(self, context: _Context, action: int) -> bool:
-        """Whether the attempt could end the game (E1): then its success is simulated exactly."""
-        kind = target_kind(action >> 1)
+    @staticmethod
+    def _may_end(context: _Context, target: int) -> bool:
+        """Whether an attempt on ``target`` could end the game (E1): then its success is
+        simulated exactly."""
+        kind = target_kind(target)
         if kind == PHASE:
             return context.horizon.phases_left <= 1
         return kind == AIRSHIP and context.horizon.takes_left <= 1
 
-    def _card_value(self, context: _Context, action: int) -> float:
+    def _card_value(self, context: _Context, target: int) -> float:
         state, seat, c = context.state, context.seat, self.config
         cards = state.cards
-        target = action >> 1
         kind = target_kind(target)
         card = target_card_index(state, target)
         if kind == AIRSHIP:
@@ -320,21 +323,25 @@ class HeuristicCore:
             changed = list(slots)
             changed[department] = card  # T6: the card takes its department's slot
             state = context.state
-            profile = Probe.for_state(state).profile(changed, self.config.value_era)
-            gain = self._points_per_attempt(state, profile, context.horizon_key, context.horizon)
+            company = self._profile(state, changed)
+            gain = self._points_per_attempt(state, company, context.horizon_key, context.horizon)
             gain -= context.points_per_turn
             self._gains[key] = gain
         return gain
 
-    @staticmethod
-    def _race_value(context: _Context, action: int) -> float:
-        """Attempts that bring the end closer (airships, phases): a plus when leading."""
-        return 0.0 if target_kind(action >> 1) == EXPANSION else context.race
+    def _profile(self, state: GameState, slots: Sequence[int]) -> Profile:
+        """The odds of a company with these slots, valued in the config's era."""
+        needs_colour = state.options.engine_bonus_needs_cost_colour
+        return profile(state.cards, needs_colour, slots, self.config.value_era)
 
-    def _end_value(self, final: GameState, seat: int) -> float:
-        assert final.winners is not None
-        if seat in final.winners:
-            return self.config.win_value / len(final.winners)
+    @staticmethod
+    def _race_value(context: _Context, target: int) -> float:
+        """Attempts that bring the end closer (airships, phases): a plus when leading."""
+        return 0.0 if target_kind(target) == EXPANSION else context.race
+
+    def _end_value(self, winners: Sequence[int], seat: int) -> float:
+        if seat in winners:
+            return self.config.win_value / len(winners)
         return -self.config.win_value
 
     def _phase_points(self, state: GameState, phase: int) -> float:
@@ -359,8 +366,8 @@ class HeuristicCore:
             self._points.clear()
             self._horizons.clear()
         key, horizon = self._cached_horizon(state)
-        profile = Probe.for_state(state).profile(state.players[seat].slots, self.config.value_era)
-        points = self._points_per_attempt(state, profile, key, horizon)
+        company = self._profile(state, state.players[seat].slots)
+        points = self._points_per_attempt(state, company, key, horizon)
         chip_value = max(self.config.chip_value_min, self.config.chip_turn_fraction * points)
         me = state.players[seat]
         fail_gain = chip_value if me.chips_supply > 0 else 0.0  # T7: a miss brings a chip
@@ -383,38 +390,38 @@ class HeuristicCore:
             c.turns_min, base - per_airship * taken - c.turns_per_phase * view.phases_done
         )
         cards = state.cards
-        airship_left = sum(cards.airships[a].stars * w for a, w in view.future_airships)
-        total_weight = sum(w for _a, w in view.future_airships)
+        airship_left = add_up(cards.airships[a].stars * w for a, w in view.future_airships)
+        total_weight = add_up(w for _a, w in view.future_airships)
         if total_weight > 0:
             airship_left *= min(1.0, view.takes_left / total_weight)
         open_phases = tuple(j for j, holder in enumerate(state.hindenburg) if holder < 0)
-        phases_left = sum(self._phase_points(state, j) for j in open_phases)
+        phases_left = add_up(self._phase_points(state, j) for j in open_phases)
         share = phases_left / (airship_left + phases_left) if airship_left + phases_left else 0.0
         return _Horizon(
             view.future_airships, open_phases, share, turns_left, view.phases_left, view.takes_left
         )
 
     def _points_per_attempt(
-        self, state: GameState, profile: Profile, key: tuple[object, ...], horizon: _Horizon
+        self, state: GameState, company: Profile, key: tuple[object, ...], horizon: _Horizon
     ) -> float:
         """Expected points of a good attempt for a company: the best airships still to come and
         the best open phases, mixed by the points each still has to give."""
-        memo_key = (id(profile), key)
+        memo_key = (id(company), key)
         found = self._points.get(memo_key)
-        if found is not None and found[0] is profile:
+        if found is not None and found[0] is company:
             return found[1]
         c = self.config
         cards = state.cards
         airship_values = sorted(
             (
-                (profile.airship_chip[a] * cards.airships[a].stars, weight)
+                (company.airship_chip[a] * cards.airships[a].stars, weight)
                 for a, weight in horizon.future_airships
             ),
             reverse=True,
         )
         phase_values = sorted(
             (
-                (profile.phase_chip[j] * self._phase_points(state, j), 1.0)
+                (company.phase_chip[j] * self._phase_points(state, j), 1.0)
                 for j in horizon.open_phases
             ),
             reverse=True,
@@ -423,7 +430,7 @@ class HeuristicCore:
         points = (1 - share) * _top_mean(airship_values, c.airship_choice) + share * _top_mean(
             phase_values, c.phase_choice
         )
-        self._points[memo_key] = (profile, points)
+        self._points[memo_key] = (company, points)
         return points
 
 

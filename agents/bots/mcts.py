@@ -37,7 +37,13 @@ from pathlib import Path
 import numpy as np
 
 from agents.bots.heuristic import HeuristicAgent
-from airships_env.engine import GAME_OVER, NUM_ATTEMPT_ACTIONS, GameState, determinize
+from airships_env.engine import (
+    GAME_OVER,
+    NUM_ATTEMPT_ACTIONS,
+    GameState,
+    attempt_target,
+    determinize,
+)
 from airships_env.policy import Decision
 
 DEFAULT_SIMS = 200
@@ -115,15 +121,15 @@ class MCTSAgent:
         return self._choose(candidates, results)
 
     def _candidates(self, decision: Decision) -> list[int]:
-        """The heuristic's best actions, one per target: with and without the exchange only the
-        odds differ, and the heuristic already picked the better of the two."""
+        """The heuristic's best actions, one per target: between the exchange variants only the
+        odds differ, and the heuristic already picked the best of them."""
         chosen: list[int] = []
         targets: set[int] = set()
         for action, _value in self.heuristic.rank(decision):
             if action < NUM_ATTEMPT_ACTIONS:
-                if action >> 1 in targets:
+                if attempt_target(action) in targets:
                     continue
-                targets.add(action >> 1)
+                targets.add(attempt_target(action))
             chosen.append(action)
             if len(chosen) == self.candidates:
                 break

@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
             "environment, AEC steps per CPU second with observations and masks, random legal "
             "play, measured in alternating slices"
         )
-        print(f"  airships_v0 (4 players)  {env_figures['env_steps_per_s']:>10,.0f}")
+        print(f"  airships_v1 (4 players)  {env_figures['env_steps_per_s']:>10,.0f}")
         print(f"  connect_four_v3          {env_figures['connect_four_steps_per_s']:>10,.0f}")
         print(f"  ratio                    {env_figures['env_to_connect_four_ratio']:>10.2f}")
     if "bots" in chosen:

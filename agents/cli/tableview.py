@@ -1,7 +1,7 @@
 """The table drawn with rich, the narration of records and the choices offered to a person.
 
 Shared by ``airships play`` and ``airships replay``. Everything shown is public information
-(RULES V1): callers pass a :func:`~airships_env.engine.public_view` or a state whose hidden parts
+(docs/RULES.md V1): callers pass a :func:`~airships_env.engine.public_view` or a state whose hidden parts
 are never read here (deck order, cards under a stack's top, the left-out airships, the
 generator). Every number comes from the engine (legal actions, odds, pools, scores); this
 module only lays it out. Text is built as rich ``Text`` objects (never markup), so it degrades
@@ -31,9 +31,12 @@ from airships_env.engine import (
     PHASE_NAMES,
     SPEND_CHIP,
     ActionRecord,
+    ExchangeMade,
     GameState,
     action_name,
     attempt_odds,
+    attempt_target,
+    attempt_variant,
     player_pool,
     score_parts,
     target_card,
@@ -75,6 +78,16 @@ def cost_text(cost: DiceCounts) -> Text:
                 text.append("+")
             text.append(f"{count}{COLOUR_LETTERS[colour]}", LETTER_STYLES[colour])
     return text if text else Text("-")
+
+
+def exchange_text(exchange: ExchangeMade) -> Text:
+    """An exchange made (T3): '2R→1B', or '1R+<3>→1B' when the fixed die (here a red 3) goes."""
+    text = cost_text(exchange.gave) if any(exchange.gave) else Text()
+    for colour, value in exchange.gave_fixed:
+        if text:
+            text.append("+")
+        text.append(f"<{value}>", DIE_STYLES[colour])
+    return text.append("→").append(cost_text(exchange.received))
 
 
 def effect_text(expansion: Expansion) -> Text:
@@ -362,8 +375,8 @@ def narrate(record: ActionRecord, labels: Sequence[str], wooden_before: int | No
     action = record.action
     if action < NUM_ATTEMPT_ACTIONS:
         text.append(f" attempts {record.target}")
-        if record.exchange:
-            text.append(" with the exchange")
+        if record.exchange is not None:
+            text.append(" with the exchange ").append(exchange_text(record.exchange))
         text.append(": ")
         _append_roll(text, record)
     elif action == SPEND_CHIP:
@@ -485,14 +498,13 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
         if action >= NUM_ATTEMPT_ACTIONS:  # not reached: attempts come alone
             table.add_row(str(number), other_choice_text(state, action))
             continue
-        target, exchange = divmod(action, 2)
+        target = attempt_target(action)
         choice = short_target_text(target)
-        if exchange and pool.exchange is not None:
-            choice.append(" +exch ").append(cost_text(pool.exchange.give)).append("→").append(
-                cost_text(pool.exchange.get)
-            )
+        hand = pool.hands[attempt_variant(action)]
+        if hand is not None and hand.exchange is not None:
+            choice.append(" +exch ").append(exchange_text(hand.exchange))
         info = target_card(state, target)
-        odds = attempt_odds(state, target, bool(exchange))
+        odds = attempt_odds(state, action)
         if info is None or odds is None:  # not reached for a legal attempt
             table.add_row(str(number), choice)
             continue

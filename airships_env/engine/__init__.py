@@ -10,9 +10,11 @@ Typical use::
         record = state.apply_action(action)
     print(state.final_scores, state.winners)
 
-Modules: ``cards`` (data and validation), ``dice`` (exact odds, sampling), ``actions`` (the
-action table), ``state`` (data, clone, dict round trip), ``rules`` (every rule), ``records`` and
-``log`` (the game log and replay), ``view`` (public view, determinization for search).
+Modules: ``cards`` (data and validation), ``dice`` (chance: exact odds, sampling), ``actions``
+(the action table), ``model`` and ``state`` (the state: data, clone, dict round trip), ``game``
+(setup), ``rules`` (every rule), ``derived`` (dice pools, exchange variants, odds: one owner,
+bounded caches), ``records`` and ``log`` (the game log and replay), ``view`` (public view,
+determinization for search). The rules are written down in docs/RULES.md.
 """
 
 from airships_env.engine.actions import (
@@ -23,22 +25,28 @@ from airships_env.engine.actions import (
     NUM_ACTIONS,
     NUM_ATTEMPT_ACTIONS,
     NUM_TARGETS,
+    NUM_VARIANTS,
     PASS,
     SPEND_CHIP,
     action_name,
     attempt_action,
+    attempt_target,
+    attempt_variant,
     decode,
+    is_attempt,
     target_name,
 )
 from airships_env.engine.cards import CardSet, default_cards, load_cards
 from airships_env.engine.dice import AttemptOdds
 from airships_env.engine.errors import CardDataError, IllegalActionError, LogError
+from airships_env.engine.game import new_game
 from airships_env.engine.log import GameLog, read_log, replay
-from airships_env.engine.records import ActionRecord, ChipMove, Reveal
+from airships_env.engine.records import ActionRecord, ChipMove, ExchangeMade, Reveal
 from airships_env.engine.rules import (
     attempt_odds,
+    attempt_table,
     legal_actions,
-    new_game,
+    outcome_if_success,
     player_pool,
     score_parts,
     scores,
@@ -69,6 +77,7 @@ __all__ = [
     "NUM_ACTIONS",
     "NUM_ATTEMPT_ACTIONS",
     "NUM_TARGETS",
+    "NUM_VARIANTS",
     "PASS",
     "PHASE_NAMES",
     "SPEND_CHIP",
@@ -77,6 +86,7 @@ __all__ = [
     "CardDataError",
     "CardSet",
     "ChipMove",
+    "ExchangeMade",
     "GameLog",
     "GameState",
     "IllegalActionError",
@@ -87,12 +97,17 @@ __all__ = [
     "action_name",
     "attempt_action",
     "attempt_odds",
+    "attempt_table",
+    "attempt_target",
+    "attempt_variant",
     "decode",
     "default_cards",
     "determinize",
+    "is_attempt",
     "legal_actions",
     "load_cards",
     "new_game",
+    "outcome_if_success",
     "player_pool",
     "public_view",
     "read_log",

@@ -1,22 +1,25 @@
 """The fixed action table: a stable integer index and a readable name for every decision.
 
+This module is the only owner of the action encoding: every other module (rules, observation,
+bots, renderers, the native core's binding) uses its functions, never the arithmetic inline.
+
 ==========  =====================================================================
 index       action
 ==========  =====================================================================
-0 .. 35     attempt the expansion at board slot (department row d, slot s), without
-            (even index) or with (odd index) the Materials exchange:
-            ``2 * (3 * d + s) + exchange``
-36 .. 43    attempt the top card of airship stack i (0..3): ``36 + 2 * i + exchange``
-44 .. 51    attempt Hindenburg phase j (0..3): ``44 + 2 * j + exchange``
-52          pass: no target is eligible (T2a)
-53          spend a chip: it decides the attempt (T5)
-54          keep the chip: the attempt fails
-55          buy an extra turn for 3 chips (T8)
-56          end the turn
+0 .. 77     attempt target ``t`` (0..25) in variant ``v`` (0..2): ``3 * t + v``
+78          pass: no target is eligible (T2a)
+79          spend a chip: it decides the attempt (T5)
+80          keep the chip: the attempt fails
+81          buy an extra turn for 3 chips (T8)
+82          end the turn
 ==========  =====================================================================
 
-Attempts are numbered by *target*: targets 0..17 are the board slots, 18..21 the airship
-stacks, 22..25 the Hindenburg phases, and the attempt action is ``2 * target + exchange``.
+Targets: ``3 * d + s`` is the board slot in department row ``d`` (0 financier, 1 hangar,
+2 captain, 3 engineer, 4 engine, 5 materials), slot ``s`` (0..2); 18..21 are the airship stacks
+(0..3), 22..25 the Hindenburg phases (0..3). Variants (docs/RULES.md T3): 0 no exchange, 1 with
+the Materials exchange giving rollable dice only, 2 with the exchange giving the player's fixed
+(Engineer) die. Indices count from 0; readable names count slots, stacks and phases from 1:
+action 40 = ``3 * (3 * 4 + 1) + 1`` is "attempt engine row, slot 2, with exchange".
 """
 
 from __future__ import annotations
@@ -33,27 +36,56 @@ HINDENBURG_PHASE_COUNT = 4
 FIRST_STACK_TARGET = BOARD_SLOTS  # 18
 FIRST_PHASE_TARGET = FIRST_STACK_TARGET + AIRSHIP_STACKS  # 22
 NUM_TARGETS = FIRST_PHASE_TARGET + HINDENBURG_PHASE_COUNT  # 26
-NUM_ATTEMPT_ACTIONS = 2 * NUM_TARGETS  # 52
 
-PASS = NUM_ATTEMPT_ACTIONS  # 52
-SPEND_CHIP = PASS + 1  # 53
-KEEP_CHIP = PASS + 2  # 54
-BUY_EXTRA_TURN = PASS + 3  # 55
-END_TURN = PASS + 4  # 56
-NUM_ACTIONS = END_TURN + 1  # 57
+# The variants of an attempt (T3).
+NO_EXCHANGE, EXCHANGE, EXCHANGE_GIVING_FIXED = 0, 1, 2
+NUM_VARIANTS = 3
+VARIANT_NAMES: tuple[str, ...] = (
+    "no exchange",
+    "with exchange",
+    "with exchange giving the fixed die",
+)
+
+NUM_ATTEMPT_ACTIONS = NUM_VARIANTS * NUM_TARGETS  # 78
+PASS = NUM_ATTEMPT_ACTIONS  # 78
+SPEND_CHIP = PASS + 1  # 79
+KEEP_CHIP = PASS + 2  # 80
+BUY_EXTRA_TURN = PASS + 3  # 81
+END_TURN = PASS + 4  # 82
+NUM_ACTIONS = END_TURN + 1  # 83
 
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """A decoded attempt: the target number and whether the exchange is used."""
+    """A decoded attempt: the target number and the exchange variant."""
 
     target: int
-    exchange: bool
+    variant: int
+
+    @property
+    def exchange(self) -> bool:
+        """Whether the Materials exchange is made (T3)."""
+        return self.variant != NO_EXCHANGE
 
 
-def attempt_action(target: int, exchange: bool) -> int:
-    """The action index of an attempt on ``target``."""
-    return 2 * target + int(exchange)
+def attempt_action(target: int, variant: int = NO_EXCHANGE) -> int:
+    """The action index of an attempt on ``target`` in ``variant``."""
+    return NUM_VARIANTS * target + variant
+
+
+def is_attempt(action: int) -> bool:
+    """Whether ``action`` is an attempt (0..77)."""
+    return 0 <= action < NUM_ATTEMPT_ACTIONS
+
+
+def attempt_target(action: int) -> int:
+    """The target number of an attempt action."""
+    return action // NUM_VARIANTS
+
+
+def attempt_variant(action: int) -> int:
+    """The exchange variant of an attempt action."""
+    return action % NUM_VARIANTS
 
 
 def board_target(department: int, slot: int) -> int:
@@ -73,8 +105,8 @@ def phase_target(phase: int) -> int:
 
 def decode(action: int) -> Attempt | int:
     """An :class:`Attempt` for attempt actions, else the action index itself."""
-    if 0 <= action < NUM_ATTEMPT_ACTIONS:
-        return Attempt(action >> 1, bool(action & 1))
+    if is_attempt(action):
+        return Attempt(attempt_target(action), attempt_variant(action))
     return action
 
 
@@ -89,9 +121,10 @@ def target_name(target: int) -> str:
 
 
 def _name(action: int) -> str:
-    if action < NUM_ATTEMPT_ACTIONS:
-        suffix = ", with exchange" if action & 1 else ""
-        return f"attempt {target_name(action >> 1)}{suffix}"
+    if is_attempt(action):
+        variant = attempt_variant(action)
+        suffix = "" if variant == NO_EXCHANGE else f", {VARIANT_NAMES[variant]}"
+        return f"attempt {target_name(attempt_target(action))}{suffix}"
     return {
         PASS: "pass (no eligible target)",
         SPEND_CHIP: "spend a chip",
@@ -102,6 +135,7 @@ def _name(action: int) -> str:
 
 
 ACTION_NAMES: tuple[str, ...] = tuple(_name(a) for a in range(NUM_ACTIONS))
+_INDEX_OF_NAME = {name: index for index, name in enumerate(ACTION_NAMES)}
 
 
 def action_name(action: int) -> str:
@@ -113,7 +147,7 @@ def action_name(action: int) -> str:
 
 def action_from_name(name: str) -> int:
     """The index of an action given its readable name."""
-    try:
-        return ACTION_NAMES.index(name)
-    except ValueError:
-        raise ValueError(f"no action named {name!r}") from None
+    index = _INDEX_OF_NAME.get(name)
+    if index is None:
+        raise ValueError(f"no action named {name!r}")
+    return index

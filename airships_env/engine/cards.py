@@ -1,6 +1,6 @@
 """Card data: frozen dataclasses, the TOML loader and its validation.
 
-The card values are data, not code (RULES.md "Components"). The default set ships as
+The card values are data, not code (docs/RULES.md "Components"). The default set ships as
 ``data/cards_default.toml``; a user may load another file with the same schema. Every problem in
 a file is reported as a :class:`CardDataError` naming the file, the entry (card id) and the field.
 
@@ -10,6 +10,7 @@ Dice counts are tuples ``(white, red, black)`` indexed by the colour constants b
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ STARTER_ERA = 0
 SCHEMA_VERSION = 1
 DEFAULT_CARD_FILE = "cards_default.toml"
 
-# Counts fixed by the rules (RULES.md "Components", CARDS.md).
+# Counts fixed by the rules (docs/RULES.md "Components", docs/CARDS.md).
 EXPANSIONS_PER_ERA = {0: 6, 1: 18, 2: 24}
 EXPANSIONS_PER_DEPARTMENT = 8
 AIRSHIPS_PER_TIER = 6
@@ -50,7 +51,7 @@ DiceCounts = tuple[int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class FixedDie:
-    """An Engineer's fixed die: never rolled, counts as a die of its colour (RULES 'What a card shows')."""
+    """An Engineer's fixed die: never rolled, counts as a die of its colour (docs/RULES.md)."""
 
     colour: int
     value: int
@@ -148,22 +149,14 @@ class CardSet:
     hindenburg: tuple[HindenburgPhase, ...]
     expansion_index: Mapping[str, int] = field(repr=False, compare=False)
     airship_index: Mapping[str, int] = field(repr=False, compare=False)
-    # Derived-data memo for the rules (dice pools by slots and era); never part of the data.
-    memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
 
     def expansions_of_era(self, era: int) -> list[int]:
         """Indices of the expansions of one era (0 = starters), in file order (a fresh list)."""
-        key = ("era", era)
-        if key not in self.memo:
-            self.memo[key] = tuple(e.index for e in self.expansions if e.era == era)
-        return list(self.memo[key])  # type: ignore[call-overload]
+        return [e.index for e in self.expansions if e.era == era]
 
     def airships_of_tier(self, tier: int) -> list[int]:
         """Indices of the airships of one tier, in file order (a fresh list)."""
-        key = ("tier", tier)
-        if key not in self.memo:
-            self.memo[key] = tuple(a.index for a in self.airships if a.tier == tier)
-        return list(self.memo[key])  # type: ignore[call-overload]
+        return [a.index for a in self.airships if a.tier == tier]
 
 
 def dice_text(counts: DiceCounts) -> str:
@@ -180,7 +173,7 @@ def default_card_path() -> Path:
 
 @lru_cache(maxsize=1)
 def default_cards() -> CardSet:
-    """The default card set (CARDS.md), loaded once."""
+    """The default card set (docs/CARDS.md), loaded once."""
     return load_cards(default_card_path())
 
 
@@ -201,7 +194,14 @@ def load_cards(path: str | Path | None = None) -> CardSet:
 
 
 def parse_cards(data: Mapping[str, Any], source: str = "<cards>", digest: str = "") -> CardSet:
-    """Validate a parsed card document and build the :class:`CardSet`."""
+    """Validate a parsed card document and build the :class:`CardSet`.
+
+    ``digest`` names the exact card set in logs and saved states; without one it is the sha256 of
+    the document's canonical JSON, so equal documents get equal digests.
+    """
+    if not digest:
+        canonical = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+        digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     return _Parser(source).card_set(data, digest)
 
 

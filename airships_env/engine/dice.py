@@ -1,10 +1,15 @@
-"""The dice: faces, exact distributions of an attempt's sum, and sampling.
+"""Chance: the dice faces, exact distributions of an attempt's sum, and sampling.
 
-An attempt (RULES T4) rolls, for each colour the cost asks for, at most 3 of the player's rollable
+An attempt (docs/RULES.md T4) rolls, for each colour the cost asks for, at most 3 of the player's rollable
 dice of that colour, and sums the best ``k`` dice of that colour among the rolled and the fixed
 (Engineer) dice, ``k`` being the number the cost asks for. The distributions here are exact:
 integer counts over the ``6**n`` equally likely outcomes, memoised per shape, so the odds of an
-attempt cost a dictionary look-up after the first time.
+attempt cost a dictionary look-up after the first time (bounded caches of pure values).
+
+Sampling (docs/RULES.md "Chance") uses one exact uniform sampler on the generator's raw 64-bit
+output, :func:`uniform_below`, for everything: a roll is one draw below ``6 ** dice`` read in
+base 6 (:func:`roll`), a shuffle is a Fisher-Yates on the same draws (:func:`shuffle`). The
+native core implements the same three functions, so both engines deal and roll alike.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,9 +38,18 @@ AttemptShape = tuple[ColourShape, ...]
 # Exact distribution: (denominator, ((sum, count), ...)) sorted by sum; counts add to denominator.
 Distribution = tuple[int, tuple[tuple[int, int], ...]]
 
+_Cache = TypeVar("_Cache", bound=dict)
+_CACHE_LIMIT = 100_000  # entries per cache before it is cleared (pure values, never pickled)
 _colour_cache: dict[ColourShape, Distribution] = {}
 _attempt_cache: dict[AttemptShape, Distribution] = {}
 _tail_cache: dict[AttemptShape, dict[int, int]] = {}
+
+
+def _bounded(cache: _Cache) -> _Cache:
+    """The cache, emptied first if it reached the limit."""
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    return cache
 
 
 def best_sum(values: Sequence[int], keep: int) -> int:
@@ -53,7 +68,7 @@ def colour_distribution(shape: ColourShape) -> Distribution:
         total = best_sum(outcome + fixed, keep)
         counts[total] = counts.get(total, 0) + 1
     result = (6**rolled, tuple(sorted(counts.items())))
-    _colour_cache[shape] = result
+    _bounded(_colour_cache)[shape] = result
     return result
 
 
@@ -73,7 +88,7 @@ def attempt_distribution(shape: AttemptShape) -> Distribution:
                 merged[total + value] = merged.get(total + value, 0) + count * value_count
         counts = merged
     result = (denominator, tuple(sorted(counts.items())))
-    _attempt_cache[shape] = result
+    _bounded(_attempt_cache)[shape] = result
     return result
 
 
@@ -87,7 +102,7 @@ def count_at_least(shape: AttemptShape, needed: int) -> tuple[int, int]:
         for total, count in reversed(counts):
             running += count
             tails[total] = running
-        _tail_cache[shape] = tails
+        _bounded(_tail_cache)[shape] = tails
     if needed <= counts[0][0]:
         return denominator, denominator
     if needed > counts[-1][0]:
@@ -134,7 +149,7 @@ def attempt_odds(shape: AttemptShape, target: int, bonus: int, has_chip: bool) -
     key = (shape, target - bonus, has_chip)
     cached = _odds_cache.get(key)
     if cached is None:
-        cached = _odds_cache[key] = _compute_odds(shape, target - bonus, has_chip)
+        cached = _bounded(_odds_cache)[key] = _compute_odds(shape, target - bonus, has_chip)
     return cached
 
 
@@ -165,6 +180,15 @@ def uniform_below(rng: np.random.Generator, bound: int) -> int:
     while value >= limit:
         value = draw()
     return value % bound
+
+
+def shuffle(rng: np.random.Generator, items: list[int]) -> list[int]:
+    """Shuffle ``items`` in place and return it: Fisher-Yates from the last position down, each
+    swap partner drawn by :func:`uniform_below` (docs/RULES.md "Chance")."""
+    for i in range(len(items) - 1, 0, -1):
+        j = uniform_below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 def _outcomes(colour: int, count: int) -> tuple[tuple[int, ...], ...]:

@@ -21,7 +21,7 @@ from airships_env.engine.rules import apply_action
 from airships_env.engine.state import GameState
 
 LOG_FORMAT = "airships-log"
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: Rules v1 (83 actions, exchange variants)
 
 
 @dataclass
@@ -117,8 +117,8 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
         del data["type"]
         try:
             log.records.append(ActionRecord.from_dict(data))
-        except (TypeError, ValueError) as exc:
-            raise LogError(f"{source}: line {number}: not a valid action record ({exc})") from exc
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise LogError(f"{source}: line {number}: not a valid action record ({exc!r})") from exc
     if log is None:
         raise LogError(f"{source}: the log is empty")
     return log

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from airships_env.engine.cards import COLOURS, dice_text
+
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
@@ -18,6 +20,39 @@ class Reveal:
     card: str  # card id, or "change-of-era"
     slot: int | None  # the board target it took; None for the Change of Era card
     pushed_out: str | None  # the card that left the game because the row was full (P1)
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeMade:
+    """The Materials exchange of one attempt (T3): the dice given and the dice received."""
+
+    gave: tuple[int, int, int]  # rollable dice given, per colour (white, red, black)
+    gave_fixed: tuple[tuple[int, int], ...]  # fixed (Engineer) dice given: (colour, value)
+    received: tuple[int, int, int]  # rollable dice received, per colour
+
+    def text(self) -> str:
+        """'gave 1 red + fixed red 3, got 1 black' (the dice given and received)."""
+        gave = [dice_text(self.gave)] if any(self.gave) else []
+        gave += [f"fixed {COLOURS[colour]} {value}" for colour, value in self.gave_fixed]
+        return f"gave {' + '.join(gave)}, got {dice_text(self.received)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "gave": list(self.gave),
+            "gave_fixed": [list(die) for die in self.gave_fixed],
+            "received": list(self.received),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExchangeMade:
+        """The inverse of :meth:`to_dict`."""
+        gave, received = data["gave"], data["received"]
+        return cls(
+            gave=(int(gave[0]), int(gave[1]), int(gave[2])),
+            gave_fixed=tuple((int(d[0]), int(d[1])) for d in data["gave_fixed"]),
+            received=(int(received[0]), int(received[1]), int(received[2])),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +77,7 @@ class ActionRecord:
     name: str
     phase: str
     target: str | None = None  # the card or phase id attempted
-    exchange: bool = False
+    exchange: ExchangeMade | None = None  # the Materials exchange made (T3), if any
     rolled: tuple[tuple[int, ...], ...] | None = None  # faces per colour (white, red, black)
     kept: tuple[tuple[int, ...], ...] | None = None  # values that count, fixed dice included
     dice_sum: int | None = None
@@ -69,6 +104,8 @@ class ActionRecord:
             value = getattr(self, f.name)
             if f.name == "chips":
                 value = [_plain(move) for move in value]
+            elif f.name == "exchange":
+                value = None if value is None else value.to_dict()
             elif f.name == "reveals":
                 value = [_plain(reveal) for reveal in value]
             elif isinstance(value, tuple):
@@ -86,6 +123,8 @@ class ActionRecord:
         values = dict(data)
         values["chips"] = tuple(ChipMove(**m) for m in data.get("chips", ()))
         values["reveals"] = tuple(Reveal(**r) for r in data.get("reveals", ()))
+        if values.get("exchange") is not None:
+            values["exchange"] = ExchangeMade.from_dict(values["exchange"])
         for name in ("rolled", "kept"):
             if values.get(name) is not None:
                 values[name] = tuple(tuple(v) for v in values[name])

@@ -1,12 +1,19 @@
-"""The rules of Airships (RULES.md): setup, legal actions, applying an action, scoring.
+"""The rules of Airships (docs/RULES.md): legal actions, applying an action, scoring.
 
-Every function takes a :class:`GameState` and is the only place its rule is implemented; the
-environment, the bots and the tools call these. Comments name the rule id they implement.
+Every function takes a :class:`~airships_env.engine.state.GameState` and is the only place its
+rule is implemented; the environment, the bots and the tools call these. Setting up a game
+(S1-S6) is :func:`airships_env.engine.game.new_game`. Derived values (dice pools, exchange
+variants, eligibility, exact odds) come from :mod:`airships_env.engine.derived`. Comments name
+the rule id they implement.
+
+This module never imports the state module at run time (the state's methods call into it), so
+the two do not form an import cycle.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,24 +27,20 @@ from airships_env.engine.actions import (
     KEEP_CHIP,
     NUM_ACTIONS,
     NUM_ATTEMPT_ACTIONS,
+    NUM_VARIANTS,
     PASS,
     SLOTS_PER_ROW,
     SPEND_CHIP,
+    attempt_action,
+    attempt_target,
+    attempt_variant,
+    is_attempt,
 )
-from airships_env.engine.cards import (
-    AIRSHIP_TIERS,
-    ANY,
-    BONUS_COLOURS,
-    DEPARTMENTS,
-    CardSet,
-    DiceCounts,
-    EngineBonus,
-    load_cards,
-)
-from airships_env.engine.dice import AttemptOdds, AttemptShape
+from airships_env.engine.cards import BONUS_COLOURS, DiceCounts
+from airships_env.engine.derived import Pool, engine_bonus_applies, tables_for
+from airships_env.engine.dice import AttemptOdds
 from airships_env.engine.errors import IllegalActionError
-from airships_env.engine.records import ActionRecord, ChipMove, Reveal
-from airships_env.engine.state import (
+from airships_env.engine.model import (
     CHANGE_OF_ERA,
     CHANGE_OF_ERA_ID,
     CHIP_DECISION,
@@ -47,115 +50,18 @@ from airships_env.engine.state import (
     EXTRA_TURN_PRICE,
     GAME_OVER,
     PHASE_NAMES,
-    GameState,
     PendingAttempt,
-    PlayerState,
-    Pool,
-    RulesOptions,
 )
+from airships_env.engine.records import ActionRecord, ChipMove, Reveal
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
-BOARD_EXPANSIONS_AT_SETUP = 6  # S4
-START_PLAYER_CHIPS, OTHER_PLAYER_CHIPS = 3, 4  # S6
-
-
-# ---------------------------------------------------------------------------------------------
-# Setup
-# ---------------------------------------------------------------------------------------------
-def new_game(
-    num_players: int = 4,
-    seed: int | None = None,
-    *,
-    rng: np.random.Generator | None = None,
-    cards: CardSet | str | None = None,
-    options: RulesOptions | None = None,
-) -> GameState:
-    """Set up a game (S1-S6) and start the first turn (T1); all chance comes from ``rng``.
-
-    Pass either ``rng`` or ``seed`` (``seed=None`` and no ``rng`` draws fresh OS entropy).
-    """
-    if isinstance(num_players, np.integer):
-        num_players = int(num_players)
-    if (
-        isinstance(num_players, bool)
-        or not isinstance(num_players, int)
-        or not (MIN_PLAYERS <= num_players <= MAX_PLAYERS)
-    ):  # S1
-        raise ValueError(f"num_players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
-    if rng is not None and seed is not None:
-        raise ValueError("pass either seed or rng, not both")
-    if rng is None:
-        rng = np.random.default_rng(seed)
-    card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
-    options = options if options is not None else RulesOptions()
-
-    # S2: each tier shuffled; 4 stacks, tier 3 at the bottom, tier 1 on top; 6 left out unseen.
-    stacks: list[list[int]] = [[] for _ in range(4)]
-    left_out: list[int] = []
-    for tier in reversed(AIRSHIP_TIERS):
-        shuffled = _shuffled(rng, card_set.airships_of_tier(tier))
-        for stack, card in zip(stacks, shuffled[:4], strict=True):
-            stack.append(card)
-        left_out.extend(shuffled[4:])
-    # S3: top to bottom: Era 1 shuffled, the Change of Era card, Era 2 shuffled (top = last).
-    deck = [*_shuffled(rng, card_set.expansions_of_era(2)), CHANGE_OF_ERA]
-    deck += _shuffled(rng, card_set.expansions_of_era(1))
-    # S5, S6: two white dice each (entrepreneur side I + starter); chips 3 / 4 on the board.
-    players = [
-        PlayerState(
-            slots=[EMPTY] * len(DEPARTMENTS),
-            airships=[],
-            chips_on_board=START_PLAYER_CHIPS if seat == 0 else OTHER_PLAYER_CHIPS,
-            chips_supply=6 - (START_PLAYER_CHIPS if seat == 0 else OTHER_PLAYER_CHIPS),
-        )
-        for seat in range(num_players)
-    ]
-    state = GameState(
-        cards=card_set,
-        options=options,
-        num_players=num_players,
-        players=players,
-        era=1,
-        deck=deck,
-        board=[EMPTY] * (len(DEPARTMENTS) * SLOTS_PER_ROW),
-        stacks=stacks,
-        left_out=left_out,
-        removed=[],
-        hindenburg=[EMPTY] * len(card_set.hindenburg),
-        hindenburg_open=False,
-        wooden_airship=EMPTY,
-        current_player=0,
-        phase=CHOOSE_TARGET,
-        pending=None,
-        turn=0,
-        step=0,
-        passed_mask=0,
-        final_scores=None,
-        winners=None,
-        rng=rng,
-    )
-    # S4: starters shuffled, one dealt to each player, the rest onto the board by P1; then
-    # reveal from the deck until 6 expansions lie on the board.
-    starters = _shuffled(rng, card_set.expansions_of_era(0))
-    for seat, card in enumerate(starters[:num_players]):
-        players[seat].slots[card_set.expansions[card].department] = card
-    for card in starters[num_players:]:
-        _place(state, card)
-    reveals: list[Reveal] = []
-    while state.deck and (len(state.board) - state.board.count(EMPTY) < BOARD_EXPANSIONS_AT_SETUP):
-        _reveal(state, reveals)
-    _start_turn(state, 0, [])
-    return state
-
-
-def _shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
-    return [items[i] for i in rng.permutation(len(items)).tolist()]
+if TYPE_CHECKING:
+    from airships_env.engine.state import GameState
 
 
 # ---------------------------------------------------------------------------------------------
-# The board
+# The board and the turn (P1, T1)
 # ---------------------------------------------------------------------------------------------
-def _place(state: GameState, card: int) -> Reveal:
+def place(state: GameState, card: int) -> Reveal:
     """P1: leftmost empty slot of the card's row; a full row drops its leftmost card."""
     cards = state.cards.expansions
     department = cards[card].department
@@ -173,103 +79,44 @@ def _place(state: GameState, card: int) -> Reveal:
     return Reveal(cards[card].id, start + SLOTS_PER_ROW - 1, cards[pushed].id)
 
 
-def _reveal(state: GameState, reveals: list[Reveal]) -> bool:
+def reveal(state: GameState, reveals: list[Reveal]) -> bool:
     """T1: reveal the top card; returns True if it was the Change of Era card."""
     card = state.deck.pop()
     state.passed_mask = 0
     if card == CHANGE_OF_ERA:
-        state.era = 2
-        for player in state.players:
-            player.pool = None  # every entrepreneur flips to side II at once
+        state.era = 2  # every entrepreneur flips to side II at once
         reveals.append(Reveal(CHANGE_OF_ERA_ID, None, None))
         return True
-    reveals.append(_place(state, card))
+    reveals.append(place(state, card))
     return False
 
 
-def _start_turn(state: GameState, player: int, reveals: list[Reveal]) -> bool:
-    """Begin a (possibly extra) turn: T1; returns True if the era changed."""
+def start_turn(state: GameState, player: int, reveals: list[Reveal]) -> bool:
+    """Begin a (possibly extra) turn with T1; returns True if the era changed."""
     state.current_player = player
     state.turn += 1
     state.phase = CHOOSE_TARGET
     era_changed = False
     if state.deck:
-        era_changed = _reveal(state, reveals)
+        era_changed = reveal(state, reveals)
         if era_changed and state.options.reveal_after_change_of_era and state.deck:
-            _reveal(state, reveals)
+            reveal(state, reveals)
     return era_changed
 
 
 # ---------------------------------------------------------------------------------------------
-# Dice pools and targets
+# Dice pools, targets and odds (all derived values come from engine.derived)
 # ---------------------------------------------------------------------------------------------
 def player_pool(state: GameState, player: int) -> Pool:
-    """The player's dice, fixed dice, Engine bonuses and exchange (cached until they change)."""
-    ps = state.players[player]
-    pool = ps.pool
-    if pool is None:
-        # Pools depend only on the slots and the era: memoised per card set, across games.
-        key = (state.era, *ps.slots)
-        memo = state.cards.memo
-        pool = memo.get(key)  # type: ignore[assignment]
-        if pool is None:
-            pool = _build_pool(state.cards, ps.slots, state.era)
-            memo[key] = pool
-        ps.pool = pool
-    return pool
+    """The player's dice per exchange variant, Engine bonuses and exchange (T2-T5)."""
+    return tables_for(state.cards).pool(state.era, state.players[player].slots)
 
 
-def _build_pool(cards: CardSet, slots: Sequence[int], era: int) -> Pool:
-    rollable = list(cards.entrepreneur_side_2 if era == 2 else cards.entrepreneur_side_1)
-    fixed: list[tuple[int, int]] = []
-    bonuses: list[EngineBonus] = []
-    exchange = None
-    for card_index in slots:
-        if card_index == EMPTY:
-            continue
-        card = cards.expansions[card_index]
-        for colour in range(3):
-            rollable[colour] += card.dice[colour]
-        if card.fixed_die is not None:
-            fixed.append((card.fixed_die.colour, card.fixed_die.value))
-        bonuses.extend(card.engine_bonuses)
-        if card.exchange is not None:
-            exchange = card.exchange
-    fixed.sort(key=lambda die: (die[0], -die[1]))
-    available = _available(rollable, fixed)
-    rollable_x = fixed_x = available_x = None
-    if exchange is not None and all(available[c] >= exchange.give[c] for c in range(3)):
-        # T3: rollable dice of the given colour go before fixed dice [ruling]; of the fixed
-        # dice, the lowest goes first.
-        rollable_x_list = list(rollable)
-        fixed_x_list = list(fixed)
-        for colour in range(3):
-            give = exchange.give[colour]
-            from_rollable = min(give, rollable_x_list[colour])
-            rollable_x_list[colour] += exchange.get[colour] - from_rollable
-            for _ in range(give - from_rollable):
-                lowest = max(i for i, die in enumerate(fixed_x_list) if die[0] == colour)
-                del fixed_x_list[lowest]
-        rollable_x = (rollable_x_list[0], rollable_x_list[1], rollable_x_list[2])
-        fixed_x = tuple(fixed_x_list)
-        available_x = _available(rollable_x, fixed_x_list)
-    return Pool(
-        rollable=(rollable[0], rollable[1], rollable[2]),
-        fixed=tuple(fixed),
-        available=available,
-        engine_bonuses=tuple(bonuses),
-        exchange=exchange,
-        rollable_exchanged=rollable_x,
-        fixed_exchanged=fixed_x,
-        available_exchanged=available_x,
-    )
-
-
-def _available(rollable: Sequence[int], fixed: Sequence[tuple[int, int]]) -> DiceCounts:
-    counts = [rollable[0], rollable[1], rollable[2]]
-    for colour, _value in fixed:
-        counts[colour] += 1
-    return (counts[0], counts[1], counts[2])
+def phase_available(state: GameState, phase: int) -> bool:
+    """H1: the Hindenburg is open and the phase not completed (and next, if in order)."""
+    if not state.hindenburg_open or state.hindenburg[phase] != EMPTY:
+        return False
+    return state.options.hindenburg_any_order or phase == state.hindenburg.index(EMPTY)
 
 
 def target_card(state: GameState, target: int) -> tuple[str, int, DiceCounts, int] | None:
@@ -288,57 +135,77 @@ def target_card(state: GameState, target: int) -> tuple[str, int, DiceCounts, in
         airship = cards.airships[stack[-1]]
         return airship.id, stack[-1], airship.cost, airship.target
     phase_index = target - FIRST_PHASE_TARGET
-    if not state.hindenburg_open or state.hindenburg[phase_index] != EMPTY:
-        return None
-    if not state.options.hindenburg_any_order and phase_index != state.hindenburg.index(EMPTY):
+    if not phase_available(state, phase_index):
         return None
     phase = cards.hindenburg[phase_index]
     return phase.id, phase_index, phase.cost, phase.target
 
 
-def attempt_shape(pool: Pool, cost: DiceCounts, exchange: bool) -> AttemptShape:
-    """The dice an attempt rolls and keeps, per colour in the cost (T4)."""
-    key = (cost, exchange)
-    shape = pool.shapes.get(key)
-    if shape is None:
-        if exchange:
-            assert pool.rollable_exchanged is not None and pool.fixed_exchanged is not None
-            rollable, fixed = pool.rollable_exchanged, pool.fixed_exchanged
-        else:
-            rollable, fixed = pool.rollable, pool.fixed
-        shape = tuple(
-            (
-                colour,
-                min(rollable[colour], _dice.MAX_ROLLED_PER_COLOUR),
-                cost[colour],
-                tuple(sorted((v for c, v in fixed if c == colour), reverse=True)),
-            )
-            for colour in range(3)
-            if cost[colour]
-        )
-        pool.shapes[key] = shape
-    return shape
+def target_classes(state: GameState) -> list[int | None]:
+    """Per target, its odds class in the card set's tables (cost and target number), or None
+    where there is nothing to attempt."""
+    tables = tables_for(state.cards)
+    expansion_class, airship_class = tables.expansion_class, tables.airship_class
+    classes: list[int | None] = [
+        None if card == EMPTY else expansion_class[card] for card in state.board
+    ]
+    classes += [airship_class[stack[-1]] if stack else None for stack in state.stacks]
+    phase_class = tables.phase_class
+    classes += [
+        phase_class[phase] if phase_available(state, phase) else None
+        for phase in range(len(state.hindenburg))
+    ]
+    return classes
 
 
-def _engine_bonus_applies(bonus: EngineBonus, cost: DiceCounts, needs_colour: bool) -> bool:
-    """T5: grey always; a colour when the cost asks for it [ruling] (or always, by option)."""
-    return bonus.colour == ANY or not needs_colour or cost[bonus.colour] > 0
-
-
-def engine_bonus(state: GameState, pool: Pool, cost: DiceCounts) -> int:
-    """T5: the Engine bonuses that apply to an attempt with this cost."""
+def attempt_table(state: GameState, player: int | None = None) -> list[AttemptOdds | None]:
+    """The exact odds of every attempt action (by index) for ``player`` (default: the player to
+    act), None where the attempt is not offered. Uses public information only."""
+    if player is None:
+        player = state.current_player
+    tables = tables_for(state.cards)
+    pool = tables.pool(state.era, state.players[player].slots)
+    wooden = state.wooden_airship == player
+    has_chip = state.players[player].chips_on_board > 0
     needs_colour = state.options.engine_bonus_needs_cost_colour
-    # The pool is shared by every game on this card set: the key holds the ruling too.
-    key = (cost, needs_colour)
-    total = pool.engine_bonus_by_cost.get(key)
-    if total is None:
-        total = sum(
-            bonus.amount
-            for bonus in pool.engine_bonuses
-            if _engine_bonus_applies(bonus, cost, needs_colour)
-        )
-        pool.engine_bonus_by_cost[key] = total
-    return total
+    table: list[AttemptOdds | None] = []
+    for target_class in target_classes(state):
+        if target_class is None:
+            table += (None,) * NUM_VARIANTS
+        else:
+            table += tables.odds(pool, target_class, wooden, has_chip, needs_colour)
+    return table
+
+
+def attempt_odds(state: GameState, action: int, player: int | None = None) -> AttemptOdds | None:
+    """Exact odds of an attempt action for ``player`` (default: the player to act), None if the
+    attempt is not offered (empty target, variant not open, or not eligible).
+
+    Uses public information only: the player's dice and bonuses and the target's card.
+    """
+    if not is_attempt(action):
+        raise ValueError(f"action {action} is not an attempt (0..{NUM_ATTEMPT_ACTIONS - 1})")
+    if player is None:
+        player = state.current_player
+    target = attempt_target(action)
+    info = target_card(state, target)
+    if info is None:
+        return None
+    tables = tables_for(state.cards)
+    if target < FIRST_STACK_TARGET:
+        target_class = tables.expansion_class[info[1]]
+    elif target < FIRST_PHASE_TARGET:
+        target_class = tables.airship_class[info[1]]
+    else:
+        target_class = tables.phase_class[info[1]]
+    pool = tables.pool(state.era, state.players[player].slots)
+    return tables.odds(
+        pool,
+        target_class,
+        state.wooden_airship == player,
+        state.players[player].chips_on_board > 0,
+        state.options.engine_bonus_needs_cost_colour,
+    )[attempt_variant(action)]
 
 
 def _bonuses(
@@ -350,41 +217,9 @@ def _bonuses(
         found.append(("wooden airship", 1))
     needs_colour = state.options.engine_bonus_needs_cost_colour
     for bonus in pool.engine_bonuses:
-        if _engine_bonus_applies(bonus, cost, needs_colour):
+        if engine_bonus_applies(bonus, cost, needs_colour):
             found.append((f"engine +{bonus.amount} {BONUS_COLOURS[bonus.colour]}", bonus.amount))
     return tuple(found)
-
-
-def attempt_odds(
-    state: GameState, target: int, exchange: bool, player: int | None = None
-) -> AttemptOdds | None:
-    """Exact odds of an attempt for ``player`` (default: the player to act), None if ineligible.
-
-    Uses public information only: the player's dice and bonuses and the target's card.
-    """
-    if player is None:
-        player = state.current_player
-    info = target_card(state, target)
-    if info is None:
-        return None
-    _card_id, _card, cost, needed = info
-    pool = player_pool(state, player)
-    if not _eligible(pool, cost, exchange):
-        return None
-    bonus = engine_bonus(state, pool, cost) + (1 if state.wooden_airship == player else 0)
-    has_chip = state.players[player].chips_on_board > 0
-    return _dice.attempt_odds(attempt_shape(pool, cost, exchange), needed, bonus, has_chip)
-
-
-def _eligible(pool: Pool, cost: DiceCounts, exchange: bool) -> bool:
-    """T2: the player holds at least the cost's dice (after the exchange if it makes one)."""
-    available = pool.available_exchanged if exchange else pool.available
-    return (
-        available is not None
-        and cost[0] <= available[0]
-        and cost[1] <= available[1]
-        and cost[2] <= available[2]
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,55 +245,18 @@ def _compute_legal(state: GameState) -> list[int]:
     return []
 
 
-def _costs(cards: CardSet) -> tuple[tuple[DiceCounts, ...], tuple[DiceCounts, ...]]:
-    """The costs of the expansions and of the airships, by index (memoised on the card set)."""
-    costs = cards.memo.get("costs")
-    if costs is None:
-        costs = (tuple(e.cost for e in cards.expansions), tuple(a.cost for a in cards.airships))
-        cards.memo["costs"] = costs
-    return costs  # type: ignore[return-value]
-
-
 def _attempt_actions(state: GameState) -> list[int]:
+    """T2, T3: every offered attempt (target and exchange variant) the player can pay for."""
     pool = player_pool(state, state.current_player)
-    plain = pool.available
-    exchanged = pool.available_exchanged
-    a0, a1, a2 = plain
-    b0, b1, b2 = exchanged if exchanged is not None else (-1, -1, -1)
+    tables = tables_for(state.cards)
+    class_cost = tables.class_cost
     actions: list[int] = []
-    append = actions.append
-    expansion_costs, airship_costs = _costs(state.cards)
-    target = -1
-    for card in state.board:
-        target += 1
-        if card != EMPTY:
-            c0, c1, c2 = expansion_costs[card]
-            if c0 <= a0 and c1 <= a1 and c2 <= a2:
-                append(2 * target)
-            if c0 <= b0 and c1 <= b1 and c2 <= b2:
-                append(2 * target + 1)
-    for index, stack in enumerate(state.stacks):
-        if stack:
-            c0, c1, c2 = airship_costs[stack[-1]]
-            target = FIRST_STACK_TARGET + index
-            if c0 <= a0 and c1 <= a1 and c2 <= a2:
-                append(2 * target)
-            if c0 <= b0 and c1 <= b1 and c2 <= b2:
-                append(2 * target + 1)
-    if state.hindenburg_open:  # H1
-        phases = state.cards.hindenburg
-        any_order = state.options.hindenburg_any_order
-        for index, holder in enumerate(state.hindenburg):
-            if holder != EMPTY:
-                continue
-            c0, c1, c2 = phases[index].cost
-            target = FIRST_PHASE_TARGET + index
-            if c0 <= a0 and c1 <= a1 and c2 <= a2:
-                append(2 * target)
-            if c0 <= b0 and c1 <= b1 and c2 <= b2:
-                append(2 * target + 1)
-            if not any_order:
-                break
+    for target, target_class in enumerate(target_classes(state)):
+        if target_class is None:
+            continue
+        for variant, offered in enumerate(pool.offers(class_cost[target_class][0])):
+            if offered:
+                actions.append(attempt_action(target, variant))
     return actions
 
 
@@ -490,9 +288,16 @@ def apply_action(
 
     ``dice`` forces the faces of an attempt's roll, per colour (white, red, black), instead of
     rolling with the state's generator: replays and hand-built tests use it.
-    Raises :class:`IllegalActionError` for an action that is not legal now.
+    Raises :class:`IllegalActionError` for an action that is not legal now, and ValueError on a
+    public view (its hidden cards are placeholders: :func:`~airships_env.engine.determinize`
+    gives a playable copy).
     """
-    if isinstance(action, (np.integer,)):
+    if state.is_public_view:
+        raise ValueError(
+            "a public view cannot advance the game (its hidden cards are placeholders); "
+            "determinize(view, rng) gives a playable copy"
+        )
+    if isinstance(action, np.integer):
         action = int(action)
     if not isinstance(action, int) or isinstance(action, bool) or not is_legal(state, action):
         _refuse(state, action)
@@ -500,8 +305,8 @@ def apply_action(
     phase = state.phase
     turn = state.turn
     build = _Builder()
-    if action < NUM_ATTEMPT_ACTIONS:
-        _attempt(state, player, action >> 1, bool(action & 1), dice, build)
+    if is_attempt(action):
+        _attempt(state, player, attempt_target(action), attempt_variant(action), dice, build)
     elif action == PASS:  # T2a: no roll, no chip
         build.fields["result"] = "passed"
         if not state.deck:
@@ -525,14 +330,14 @@ def apply_action(
         state.pending = None
         _fail(state, player, build)
         _end_turn(state, player, build)
-    elif action == BUY_EXTRA_TURN:  # T8
+    elif action == BUY_EXTRA_TURN:  # T8: the chips go back to the supply
         ps = state.players[player]
         ps.chips_on_board -= EXTRA_TURN_PRICE
         ps.chips_supply += EXTRA_TURN_PRICE
         build.chips.append(ChipMove(player, EXTRA_TURN_PRICE, "board", "supply", "extra turn"))
-        build.fields["era_changed"] = _start_turn(state, player, build.reveals)
+        build.fields["era_changed"] = start_turn(state, player, build.reveals)
     else:  # END_TURN, T9
-        build.fields["era_changed"] = _start_turn(
+        build.fields["era_changed"] = start_turn(
             state, (player + 1) % state.num_players, build.reveals
         )
     step = state.step
@@ -575,7 +380,7 @@ def _attempt(
     state: GameState,
     player: int,
     target: int,
-    exchange: bool,
+    variant: int,
     forced: Sequence[Sequence[int]] | None,
     build: _Builder,
 ) -> None:
@@ -584,21 +389,22 @@ def _attempt(
     assert info is not None
     card_id, _card, cost, needed = info
     pool = player_pool(state, player)
-    shape = attempt_shape(pool, cost, exchange)
+    hand = pool.hands[variant]
+    assert hand is not None
+    shape = pool.shape(variant, cost)
     rolled_counts = [0, 0, 0]
     for colour, count, _keep, _fixed in shape:
         rolled_counts[colour] = count
     if forced is None:
         if state.rng is None:
-            raise ValueError(
-                "this state has no random generator (a public view): "
-                "determinize it or pass the dice"
-            )
+            raise ValueError("this state has no random generator: pass the dice")
         rolled = _dice.roll(state.rng, rolled_counts)  # T4: one roll
     else:
         problem = _dice.check_forced_roll(rolled_counts, forced)
         if problem is not None:
-            raise ValueError(f"forced dice for '{ACTION_NAMES[2 * target + exchange]}': {problem}")
+            raise ValueError(
+                f"forced dice for '{ACTION_NAMES[attempt_action(target, variant)]}': {problem}"
+            )
         rolled = tuple(tuple(int(v) for v in values) for values in forced)
     state.passed_mask = 0  # E4: an attempt resets the passes (only once the roll is valid)
     kept_lists: list[tuple[int, ...]] = [(), (), ()]
@@ -613,7 +419,7 @@ def _attempt(
     fields = build.fields
     fields.update(
         target=card_id,
-        exchange=exchange,
+        exchange=hand.exchange,
         rolled=rolled,
         kept=kept,
         dice_sum=dice_sum,
@@ -626,7 +432,7 @@ def _attempt(
         _end_turn(state, player, build)
     elif total == needed - 1 and state.players[player].chips_on_board > 0:
         state.pending = PendingAttempt(
-            target, exchange, needed, rolled, kept, dice_sum, bonuses, total
+            target, variant, hand.exchange, needed, rolled, kept, dice_sum, bonuses, total
         )
         state.phase = CHIP_DECISION
         fields["result"] = "chip decision"
@@ -659,14 +465,13 @@ def _succeed(state: GameState, player: int, target: int, build: _Builder) -> Non
     fields["result"] = "success"
     if target < FIRST_STACK_TARGET:
         card = state.board[target]
-        state.board[target] = EMPTY
+        state.board[target] = EMPTY  # P2: the other cards of the row do not slide
         expansion = cards.expansions[card]
         old = ps.slots[expansion.department]
         if old != EMPTY:
             state.removed.append(old)
             fields["discarded"] = cards.expansions[old].id
         ps.slots[expansion.department] = card
-        ps.pool = None
         fields["acquired"] = fields["target"] = expansion.id
         if expansion.chips:  # a Captain's chips, as many as the supply holds
             moved = min(expansion.chips, ps.chips_supply)
@@ -718,9 +523,7 @@ def _end_turn(state: GameState, player: int, build: _Builder) -> None:
     if state.players[player].chips_on_board >= EXTRA_TURN_PRICE:
         state.phase = EXTRA_TURN
         return
-    build.fields["era_changed"] = _start_turn(
-        state, (player + 1) % state.num_players, build.reveals
-    )
+    build.fields["era_changed"] = start_turn(state, (player + 1) % state.num_players, build.reveals)
 
 
 def game_should_end(state: GameState) -> bool:
@@ -742,6 +545,28 @@ def _finish(state: GameState) -> None:
     state.pending = None
     state.final_scores = tuple(scores(state))
     state.winners = tuple(winners(state))
+
+
+def outcome_if_success(
+    state: GameState, action: int
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """If the acting player's attempt ``action`` (or the pending attempt, for ``SPEND_CHIP``)
+    succeeds: the final scores and winners when that ends the game (E1), None when the game goes
+    on. Works on a public view: nothing hidden is read and no card is revealed."""
+    if action == SPEND_CHIP:
+        assert state.pending is not None, "no pending attempt"
+        target = state.pending.target
+    else:
+        target = attempt_target(action)
+    assert target_card(state, target) is not None, f"target {target} holds nothing"
+    after = state.clone(with_rng=False)
+    after.is_public_view = False
+    _succeed(after, state.current_player, target, _Builder())
+    if not game_should_end(after):
+        return None
+    _finish(after)
+    assert after.final_scores is not None and after.winners is not None
+    return after.final_scores, after.winners
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,141 +1,69 @@
 """The game state: plain typed data, a cheap ``clone()`` and an exact dict/JSON round trip.
 
 Copy policy: ``clone()`` copies the mutable containers (lists of ints, the player records) and
-shares everything immutable (the card set, the options, cached dice pools, the pending roll).
-It never deep-copies. The random generator is copied with its exact state unless the caller
-passes another one, so a clone continues the same game unless told otherwise.
+shares everything immutable (the card set, the options, the pending roll). It never deep-copies.
+The random generator is copied with its exact state unless the caller passes another one, so a
+clone continues the same game unless told otherwise.
 
 Conventions: cards are integer indices into the :class:`CardSet`; ``-1`` is an empty place.
 The deck is a list whose *last* element is the top card; each airship stack lists its cards
-from the bottom up. All rules live in :mod:`airships_env.engine.rules`.
+from the bottom up. The rules live in :mod:`airships_env.engine.rules` (the methods below call
+into it; that module needs this one only for type hints, so there is no import cycle) and the
+setup in :mod:`airships_env.engine.game`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from airships_env.engine.cards import (
-    DEPARTMENTS,
-    CardSet,
-    DiceCounts,
-    EngineBonus,
-    Exchange,
-    load_cards,
+from airships_env.engine import rules as _rules
+from airships_env.engine.cards import DEPARTMENTS, CardSet, load_cards
+from airships_env.engine.model import (
+    CHANGE_OF_ERA,
+    CHANGE_OF_ERA_ID,
+    CHIP_DECISION,
+    CHIPS_PER_PLAYER,
+    CHOOSE_TARGET,
+    EMPTY,
+    EXTRA_TURN,
+    EXTRA_TURN_PRICE,
+    GAME_OVER,
+    PHASE_NAMES,
+    PendingAttempt,
+    PlayerState,
+    RulesOptions,
 )
-from airships_env.engine.dice import AttemptShape
+from airships_env.engine.records import ActionRecord
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: Rules v1 (exchange variants, T3)
 
-CHOOSE_TARGET, CHIP_DECISION, EXTRA_TURN, GAME_OVER = range(4)
-PHASE_NAMES: tuple[str, ...] = ("choose target", "chip decision", "extra turn", "game over")
-
-EMPTY = -1
-CHANGE_OF_ERA = -2  # the Change of Era card in the deck
-CHANGE_OF_ERA_ID = "change-of-era"
-
-CHIPS_PER_PLAYER = 6
-EXTRA_TURN_PRICE = 3
-
-
-@dataclass(frozen=True, slots=True)
-class RulesOptions:
-    """Switches for the rulings of RULES.md marked [ruling] and for the ones this project added.
-
-    The defaults are the rules as written in RULES.md.
-    """
-
-    # T1: after the Change of Era card, no replacement card is revealed.
-    reveal_after_change_of_era: bool = False
-    # H1: the Hindenburg's phases may be completed in any order (False: phase 1, 2, 3, 4).
-    hindenburg_any_order: bool = True
-    # T5: an Engine bonus of a colour applies when the cost asks for that colour.
-    engine_bonus_needs_cost_colour: bool = True
-    # Added ruling: the airship that empties a stack still brings the wooden airship; the
-    # Hindenburg opens after that acquisition (False: it opens first, H3 keeps the token).
-    wooden_airship_with_opening_airship: bool = True
-    # Added ruling E4: with the deck empty, once every player has passed (no eligible target)
-    # since the last attempt, nothing can change any more, and the game ends.
-    stalemate_ends_game: bool = True
-
-    def to_dict(self) -> dict[str, bool]:
-        """The options as a plain dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RulesOptions:
-        """Options from a dict; unknown keys are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown rules option(s) {unknown}; known: {sorted(known)}")
-        return cls(**data)
-
-
-@dataclass(slots=True)
-class Pool:
-    """A player's dice, derived from its entrepreneur side and its expansions (cached).
-
-    ``available`` counts rollable plus fixed dice per colour (T2); the ``*_exchanged`` fields are
-    the same after the Materials exchange (T3), or None when the player cannot make it.
-    """
-
-    rollable: DiceCounts
-    fixed: tuple[tuple[int, int], ...]  # (colour, value)
-    available: DiceCounts
-    engine_bonuses: tuple[EngineBonus, ...]
-    exchange: Exchange | None
-    rollable_exchanged: DiceCounts | None
-    fixed_exchanged: tuple[tuple[int, int], ...] | None
-    available_exchanged: DiceCounts | None
-    shapes: dict[tuple[DiceCounts, bool], AttemptShape] = field(default_factory=dict, repr=False)
-    # keyed by (cost, RulesOptions.engine_bonus_needs_cost_colour)
-    engine_bonus_by_cost: dict[tuple[DiceCounts, bool], int] = field(
-        default_factory=dict, repr=False
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class PendingAttempt:
-    """A roll that misses by exactly 1 while the player holds a chip: it decides (T5)."""
-
-    target: int
-    exchange: bool
-    needed: int
-    rolled: tuple[tuple[int, ...], ...]
-    kept: tuple[tuple[int, ...], ...]
-    dice_sum: int
-    bonuses: tuple[tuple[str, int], ...]
-    total: int
-
-
-@dataclass(slots=True)
-class PlayerState:
-    """One company: its department slots, airship pile and chips."""
-
-    slots: list[int]  # expansion index per department, EMPTY if none
-    airships: list[int]  # in the order acquired; the last is on top of the pile
-    chips_on_board: int
-    chips_supply: int
-    pool: Pool | None = None  # cache, derived from slots and era; never serialised
-
-    def clone(self) -> PlayerState:
-        """A copy sharing only immutable parts."""
-        return PlayerState(
-            self.slots.copy(),
-            self.airships.copy(),
-            self.chips_on_board,
-            self.chips_supply,
-            self.pool,
-        )
+__all__ = [
+    "CHANGE_OF_ERA",
+    "CHANGE_OF_ERA_ID",
+    "CHIPS_PER_PLAYER",
+    "CHIP_DECISION",
+    "CHOOSE_TARGET",
+    "EMPTY",
+    "EXTRA_TURN",
+    "EXTRA_TURN_PRICE",
+    "GAME_OVER",
+    "PHASE_NAMES",
+    "STATE_FORMAT",
+    "GameState",
+    "PendingAttempt",
+    "PlayerState",
+    "RulesOptions",
+    "copy_generator",
+]
 
 
 @dataclass(slots=True)
 class GameState:
     """Everything about one game in progress. Hidden parts: ``deck``, the cards under each
-    stack's top, ``left_out`` and the generator (RULES V2)."""
+    stack's top, ``left_out`` and the generator (docs/RULES.md V2)."""
 
     cards: CardSet
     options: RulesOptions
@@ -160,16 +88,16 @@ class GameState:
     winners: tuple[int, ...] | None
     rng: np.random.Generator | None
     is_public_view: bool = False
-    legal_cache: list[int] | None = None
+    legal_cache: list[int] | None = None  # the legal actions, until the next action
 
-    # -- convenience, the OpenSpiel vocabulary ---------------------------------------------
+    # -- the OpenSpiel vocabulary ---------------------------------------------------------
     def legal_actions(self) -> list[int]:
         """The legal action indices, sorted (a fresh list)."""
         return _rules.legal_actions(self)
 
     def apply_action(
         self, action: int, dice: tuple[tuple[int, ...], ...] | None = None
-    ) -> _records.ActionRecord:
+    ) -> ActionRecord:
         """Apply an action and return its record; see :func:`rules.apply_action`."""
         return _rules.apply_action(self, action, dice)
 
@@ -192,30 +120,30 @@ class GameState:
         elif rng is None and self.rng is not None:
             rng = copy_generator(self.rng)
         return GameState(
-            self.cards,
-            self.options,
-            self.num_players,
-            [p.clone() for p in self.players],
-            self.era,
-            self.deck.copy(),
-            self.board.copy(),
-            [s.copy() for s in self.stacks],
-            self.left_out.copy(),
-            self.removed.copy(),
-            self.hindenburg.copy(),
-            self.hindenburg_open,
-            self.wooden_airship,
-            self.current_player,
-            self.phase,
-            self.pending,
-            self.turn,
-            self.step,
-            self.passed_mask,
-            self.final_scores,
-            self.winners,
-            rng,
-            self.is_public_view,
-            None,
+            cards=self.cards,
+            options=self.options,
+            num_players=self.num_players,
+            players=[p.clone() for p in self.players],
+            era=self.era,
+            deck=self.deck.copy(),
+            board=self.board.copy(),
+            stacks=[s.copy() for s in self.stacks],
+            left_out=self.left_out.copy(),
+            removed=self.removed.copy(),
+            hindenburg=self.hindenburg.copy(),
+            hindenburg_open=self.hindenburg_open,
+            wooden_airship=self.wooden_airship,
+            current_player=self.current_player,
+            phase=self.phase,
+            pending=self.pending,
+            turn=self.turn,
+            step=self.step,
+            passed_mask=self.passed_mask,
+            final_scores=self.final_scores,
+            winners=self.winners,
+            rng=rng,
+            is_public_view=self.is_public_view,
+            legal_cache=None,
         )
 
     # -- plain data -----------------------------------------------------------------------
@@ -230,19 +158,6 @@ class GameState:
                 return None
             return CHANGE_OF_ERA_ID if index == CHANGE_OF_ERA else exp[index]
 
-        pending = None
-        if self.pending is not None:
-            p = self.pending
-            pending = {
-                "target": p.target,
-                "exchange": p.exchange,
-                "needed": p.needed,
-                "rolled": [list(v) for v in p.rolled],
-                "kept": [list(v) for v in p.kept],
-                "dice_sum": p.dice_sum,
-                "bonuses": [list(b) for b in p.bonuses],
-                "total": p.total,
-            }
         return {
             "format": STATE_FORMAT,
             "cards": {"name": cards.name, "digest": cards.digest, "path": cards.path},
@@ -268,7 +183,7 @@ class GameState:
             "wooden_airship": self.wooden_airship,
             "current_player": self.current_player,
             "phase": PHASE_NAMES[self.phase],
-            "pending": pending,
+            "pending": None if self.pending is None else self.pending.to_dict(),
             "turn": self.turn,
             "step": self.step,
             "passed_mask": self.passed_mask,
@@ -284,7 +199,8 @@ class GameState:
         if data.get("format") != STATE_FORMAT:
             raise ValueError(
                 f"unsupported state format {data.get('format')!r} "
-                f"(this version reads format {STATE_FORMAT})"
+                f"(this version reads format {STATE_FORMAT}; format 1 was written before "
+                f"Rules v1 changed the action table)"
             )
         if cards is None:
             cards = load_cards(None)
@@ -304,19 +220,6 @@ class GameState:
                 return EMPTY
             return CHANGE_OF_ERA if card_id == CHANGE_OF_ERA_ID else exp[card_id]
 
-        pending = None
-        if data["pending"] is not None:
-            p = data["pending"]
-            pending = PendingAttempt(
-                p["target"],
-                p["exchange"],
-                p["needed"],
-                tuple(tuple(v) for v in p["rolled"]),
-                tuple(tuple(v) for v in p["kept"]),
-                p["dice_sum"],
-                tuple((str(b[0]), int(b[1])) for b in p["bonuses"]),
-                p["total"],
-            )
         rng = None
         if data["rng"] is not None:
             bit_generator = getattr(np.random, data["rng"]["bit_generator"])()
@@ -346,7 +249,7 @@ class GameState:
             wooden_airship=data["wooden_airship"],
             current_player=data["current_player"],
             phase=PHASE_NAMES.index(data["phase"]),
-            pending=pending,
+            pending=None if data["pending"] is None else PendingAttempt.from_dict(data["pending"]),
             turn=data["turn"],
             step=data["step"],
             passed_mask=data["passed_mask"],
@@ -367,8 +270,3 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     bit_generator = type(rng.bit_generator)(_PROTOTYPE_SEED)
     bit_generator.state = rng.bit_generator.state
     return np.random.Generator(bit_generator)
-
-
-# Late imports: the rules and records modules use GameState; the methods above delegate to them.
-from airships_env.engine import records as _records  # noqa: E402
-from airships_env.engine import rules as _rules  # noqa: E402

@@ -1,4 +1,4 @@
-"""What a player may see (RULES V1, V2), and hidden cards re-sampled for search.
+"""What a player may see (docs/RULES.md V1, V2), and hidden cards re-sampled for search.
 
 There is no private information in Airships: what is hidden (V2) is hidden from everyone. So
 one public view serves every seat. :func:`public_view` returns a :class:`GameState` whose hidden
@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from airships_env.engine.state import CHANGE_OF_ERA, GameState
+from airships_env.engine.dice import shuffle
+from airships_env.engine.model import CHANGE_OF_ERA
+from airships_env.engine.state import GameState
 
 STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
 
 
 def _hidden_groups(state: GameState) -> tuple[list[int], list[int], dict[int, list[int]]]:
     """The hidden cards: Era 1 deck cards, Era 2 deck cards, unseen airships by tier."""
-    memo = state.cards.memo
-    if "era_one" not in memo:
-        memo["era_one"] = frozenset(state.cards.expansions_of_era(1))
-    era_one: frozenset[int] = memo["era_one"]  # type: ignore[assignment]
-    deck_era_one = [c for c in state.deck if c in era_one]
-    deck_era_two = [c for c in state.deck if c != CHANGE_OF_ERA and c not in era_one]
+    expansions = state.cards.expansions
+    deck = [c for c in state.deck if c != CHANGE_OF_ERA]
+    deck_era_one = [c for c in deck if expansions[c].era == 1]
+    deck_era_two = [c for c in deck if expansions[c].era != 1]
     airships = state.cards.airships
     unseen: dict[int, list[int]] = {1: [], 2: [], 3: []}
     for stack in state.stacks:
@@ -54,7 +54,11 @@ def _deal_hidden(
 
 
 def public_view(state: GameState) -> GameState:
-    """A copy holding only public information (V1): hidden cards canonical, no generator."""
+    """A copy holding only public information (V1): hidden cards canonical, no generator.
+
+    A view answers every question about public information (legal actions, odds, scores) but
+    refuses to advance the game: :func:`determinize` gives a playable copy.
+    """
     view = state.clone(with_rng=False)
     era_one, era_two, unseen = _hidden_groups(state)
     _deal_hidden(
@@ -71,21 +75,21 @@ def determinize(state: GameState, rng: np.random.Generator) -> GameState:
     """A full state with the hidden cards re-dealt at random and its own generator from ``rng``.
 
     Only public information of ``state`` is used: the result never depends on the true hidden
-    order, whether ``state`` is a view or a true state.
+    order, whether ``state`` is a view or a true state. The draws, in order: the new game
+    generator's seed (one raw 64-bit output, shifted right by one), then a Fisher-Yates shuffle
+    (:func:`~airships_env.engine.dice.shuffle`) of the sorted Era 1 deck cards, of the sorted
+    Era 2 deck cards, and of the sorted unseen airships of tiers 1, 2 and 3. The native core
+    determinizes the same way.
     """
     # Sorted first, so that the sample never depends on the order the hidden cards are in.
     era_one, era_two, unseen = _hidden_groups(state)
-    for group in (era_one, era_two, *unseen.values()):
-        group.sort()
-    sample = state.clone(rng=np.random.default_rng(int(rng.integers(2**63))))
+    seed = int(rng.bit_generator.random_raw()) >> 1
+    sample = state.clone(rng=np.random.default_rng(seed))
     _deal_hidden(
         sample,
-        [era_one[i] for i in rng.permutation(len(era_one))],
-        [era_two[i] for i in rng.permutation(len(era_two))],
-        {
-            tier: [cards[i] for i in rng.permutation(len(cards))]
-            for tier, cards in sorted(unseen.items())
-        },
+        shuffle(rng, sorted(era_one)),
+        shuffle(rng, sorted(era_two)),
+        {tier: shuffle(rng, sorted(cards)) for tier, cards in sorted(unseen.items())},
     )
     sample.is_public_view = False
     return sample

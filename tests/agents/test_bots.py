@@ -1,5 +1,5 @@
 """The bots: legal play over whole games, their own generators, hidden-order independence of the
-search (RULES V2), the heuristic's config file and its end-of-game judgement (E1, E2)."""
+search (docs/RULES.md V2), the heuristic's config file and its end-of-game judgement (E1, E2)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,16 @@ from airships_env.engine import (
     new_game,
     public_view,
 )
-from airships_env.engine.actions import FIRST_PHASE_TARGET
+from airships_env.engine.actions import (
+    EXCHANGE,
+    EXCHANGE_GIVING_FIXED,
+    FIRST_PHASE_TARGET,
+    attempt_action,
+    attempt_target,
+    attempt_variant,
+)
 from airships_env.engine.dice import FACES
-from airships_env.engine.rules import attempt_shape, player_pool, target_card
+from airships_env.engine.rules import player_pool, target_card
 from airships_env.engine.state import CHANGE_OF_ERA
 from airships_env.policy import Decision, Policy
 
@@ -261,8 +268,6 @@ def _last_phase_state(own_airships: list[str]) -> GameState:
     ]
     me.airships = [air[a] for a in own_airships]
     other.airships = []
-    for player in state.players:
-        player.pool = None
     state.stacks = [[], [air["airship-D3"], air["airship-M3"], air["airship-L1"]], [], []]
     state.hindenburg_open = True
     state.hindenburg = [1, 1, 1, -1]
@@ -278,8 +283,8 @@ def test_heuristic_does_not_complete_the_hindenburg_to_lose() -> None:
     bot = HeuristicAgent()
     bot.reset(0, 2, np.random.default_rng(0))
     decision = Decision.from_state(state)
-    assert 2 * (FIRST_PHASE_TARGET + 3) in decision.legal_actions
-    assert bot.act(decision) >> 1 != FIRST_PHASE_TARGET + 3
+    assert attempt_action(FIRST_PHASE_TARGET + 3) in decision.legal_actions
+    assert attempt_target(bot.act(decision)) != FIRST_PHASE_TARGET + 3
 
 
 def test_heuristic_completes_the_hindenburg_to_win() -> None:
@@ -287,16 +292,15 @@ def test_heuristic_completes_the_hindenburg_to_win() -> None:
     state = _last_phase_state(["airship-D2", "airship-D5", "airship-D1", "airship-M1"])
     bot = HeuristicAgent()
     bot.reset(0, 2, np.random.default_rng(0))
-    assert bot.act(Decision.from_state(state)) >> 1 == FIRST_PHASE_TARGET + 3
+    assert attempt_target(bot.act(Decision.from_state(state))) == FIRST_PHASE_TARGET + 3
 
 
 def _chip_decision(state: GameState, action: int) -> GameState:
     """The state after ``action`` whose roll misses by exactly 1 (T5), found by trying faces."""
     rng = np.random.default_rng(0)
-    target = action >> 1
-    info = target_card(state, target)
+    info = target_card(state, attempt_target(action))
     assert info is not None
-    shape = attempt_shape(player_pool(state, state.current_player), info[2], bool(action & 1))
+    shape = player_pool(state, state.current_player).shape(attempt_variant(action), info[2])
     for _ in range(5000):
         faces: list[tuple[int, ...]] = [(), (), ()]
         for colour, rolled, _keep, _fixed in shape:
@@ -317,8 +321,31 @@ def test_heuristic_spends_a_chip_only_on_a_card_worth_it() -> None:
     state.legal_cache = None
     bot = HeuristicAgent()
     bot.reset(0, 2, np.random.default_rng(0))
-    worthless = _chip_decision(state, 2 * 0)
+    worthless = _chip_decision(state, attempt_action(0))
     assert worthless.phase == CHIP_DECISION
     assert bot.act(Decision.from_state(worthless)) == KEEP_CHIP
-    winning = _chip_decision(state, 2 * (FIRST_PHASE_TARGET + 3))
+    winning = _chip_decision(state, attempt_action(FIRST_PHASE_TARGET + 3))
     assert bot.act(Decision.from_state(winning)) == SPEND_CHIP
+
+
+@pytest.mark.parametrize("bot", [GreedyAgent(), HeuristicAgent()], ids=["greedy", "heuristic"])
+def test_bots_give_the_fixed_die_where_that_variant_dominates(bot: Policy) -> None:
+    """docs/RULES.md X4: for engine-23, giving the fixed red 3 succeeds with 5/18 against 2/9 for
+    giving two rollable reds (and more often with a chip too): the bots take the better variant."""
+    state = new_game(2, seed=0)
+    state.era = 2
+    cards = state.cards
+    state.players[0].slots = [-1] * 6
+    for card_id in ("hangar-12", "financier-22", "engineer-12", "materials-21"):
+        card = cards.expansion_index[card_id]
+        state.players[0].slots[cards.expansions[card].department] = card
+    state.board = [-1] * 18
+    state.board[12] = cards.expansion_index["engine-23"]  # engine row, slot 1: target 12
+    state.legal_cache = None
+    keep, give_fixed = attempt_action(12, EXCHANGE), attempt_action(12, EXCHANGE_GIVING_FIXED)
+    assert {keep, give_fixed} <= set(state.legal_actions())
+    bot.reset(0, 2, np.random.default_rng(0))
+    decision = Decision(public_view(state), 0, (keep, give_fixed))
+    assert bot.act(decision) == give_fixed
+    decision = Decision(public_view(state), 0, (give_fixed, keep))
+    assert bot.act(decision) == give_fixed

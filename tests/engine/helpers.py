@@ -8,7 +8,12 @@ from pathlib import Path
 import numpy as np
 
 from airships_env.engine import CHIP_DECISION, GAME_OVER, GameState, RulesOptions, new_game
-from airships_env.engine.actions import FIRST_PHASE_TARGET, FIRST_STACK_TARGET, attempt_action
+from airships_env.engine.actions import (
+    FIRST_PHASE_TARGET,
+    FIRST_STACK_TARGET,
+    NO_EXCHANGE,
+    attempt_action,
+)
 from airships_env.engine.cards import CardSet, default_card_path, load_cards
 from airships_env.engine.records import ActionRecord
 from airships_env.engine.state import CHANGE_OF_ERA, EMPTY
@@ -30,10 +35,8 @@ def airship(state: GameState, card_id: str) -> int:
 
 
 def refresh(state: GameState) -> None:
-    """Drop the derived caches after a test edited the state's fields directly."""
+    """Drop the legal-action cache after a test edited the state's fields directly."""
     state.legal_cache = None
-    for player in state.players:
-        player.pool = None
 
 
 def hand_built(
@@ -102,14 +105,14 @@ def set_stack(state: GameState, stack: int, card_ids: Iterable[str]) -> None:
     refresh(state)
 
 
-def stack_action(stack: int, exchange: bool = False) -> int:
+def stack_action(stack: int, variant: int = NO_EXCHANGE) -> int:
     """The attempt action on an airship stack."""
-    return attempt_action(FIRST_STACK_TARGET + stack, exchange)
+    return attempt_action(FIRST_STACK_TARGET + stack, variant)
 
 
-def phase_action(phase: int, exchange: bool = False) -> int:
+def phase_action(phase: int, variant: int = NO_EXCHANGE) -> int:
     """The attempt action on a Hindenburg phase."""
-    return attempt_action(FIRST_PHASE_TARGET + phase, exchange)
+    return attempt_action(FIRST_PHASE_TARGET + phase, variant)
 
 
 def open_hindenburg(state: GameState) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from airships_env.engine import attempt_odds
-from airships_env.engine.actions import FIRST_PHASE_TARGET, decode
+from airships_env.engine.actions import EXCHANGE, FIRST_PHASE_TARGET, attempt_action
 from airships_env.engine.cards import BLACK, RED, WHITE
 from airships_env.engine.dice import (
     FACES,
@@ -119,8 +119,8 @@ def _x2_state(tmp_path: Path) -> GameState:
 def test_attempt_odds_with_exchange(tmp_path: Path) -> None:
     state = _x2_state(tmp_path)
     target = place(state, "engine-21")  # 1 white + 1 red + 1 black, 15
-    assert attempt_odds(state, target, False) is None  # no black die without the exchange
-    odds = attempt_odds(state, target, True)
+    assert attempt_odds(state, attempt_action(target)) is None  # no black die without the exchange
+    odds = attempt_odds(state, attempt_action(target, EXCHANGE))
     assert odds is not None
     # white: the fixed 3 is always best. Red, best of 3: P(max=5) = 1 - (5/6)^3 = 91/216,
     # P(max=4) = (5/6)^3 - (1/2)^3 = 98/216, P(max=3) = 1/8 - 1/216 = 26/216.
@@ -128,7 +128,7 @@ def test_attempt_odds_with_exchange(tmp_path: Path) -> None:
     # A chip decides 14: black 8 + red 3 or black 6 + red 5 -> (26 + 91)/216 / 3 = 13/72.
     assert odds.exact == (Fraction(7, 24), Fraction(13, 72), Fraction(7, 24) + Fraction(13, 72))
     set_chips(state, 0, 0, 6)
-    odds = attempt_odds(state, target, True)
+    odds = attempt_odds(state, attempt_action(target, EXCHANGE))
     assert odds is not None and odds.exact[2] == Fraction(7, 24)  # no chip on the board
 
 
@@ -137,21 +137,21 @@ def test_attempt_odds_exchange_and_plain_differ() -> None:
     give(state, 0, "financier-S1", "hangar-11", "materials-11")  # 4 white; 2 white -> 1 red
     set_chips(state, 0, 1, 5)
     hangar = place(state, "hangar-12")  # 1 white + 1 red, 6
-    assert attempt_odds(state, hangar, False) is None
-    odds = attempt_odds(state, hangar, True)
+    assert attempt_odds(state, attempt_action(hangar)) is None
+    odds = attempt_odds(state, attempt_action(hangar, EXCHANGE))
     assert odds is not None
     # 2 white (4 - 2 given), best 1: max 3: 5/9, 2: 3/9, 1: 1/9; red: 2: 1/6, 3, 4: 2/6, 5: 1/6
     # >= 6: 5/9 * 5/6 + 3/9 * 3/6 + 1/9 * 1/6 = 35/54; exactly 5: 5/9*1/6 + 3/9*2/6 + 1/9*2/6
     assert odds.exact[:2] == (Fraction(35, 54), Fraction(13, 54))
     plain = place(state, "engine-11")  # 2 white, 5: 3 white rolled (of 4), best 2 -> 16/27
-    odds = attempt_odds(state, plain, False)
+    odds = attempt_odds(state, attempt_action(plain))
     assert odds is not None and odds.exact[0] == Fraction(16, 27)
     state.wooden_airship = 0  # +1: best 2 >= 4 fails only with all-1s (1/27) or 2+1+1 (3/27)
     state.legal_cache = None
-    odds = attempt_odds(state, plain, False)
+    odds = attempt_odds(state, attempt_action(plain))
     assert odds is not None and odds.exact[0] == Fraction(23, 27)
     # for another player, with its own dice: 1 white only, not eligible
-    assert attempt_odds(state, plain, False, player=1) is None
+    assert attempt_odds(state, attempt_action(plain), player=1) is None
 
 
 def test_attempt_odds_of_a_hindenburg_phase() -> None:
@@ -159,9 +159,9 @@ def test_attempt_odds_of_a_hindenburg_phase() -> None:
     open_hindenburg(state)
     give(state, 0, "engineer-22")  # 1 red rolled, fixed black 7
     # phase 1: 2 red + 1 black, 15: impossible with 1 red (needs 2 red dice)
-    assert attempt_odds(state, FIRST_PHASE_TARGET, False) is None
+    assert attempt_odds(state, attempt_action(FIRST_PHASE_TARGET)) is None
     give(state, 0, "hangar-12")  # 2 red rolled
-    odds = attempt_odds(state, FIRST_PHASE_TARGET, False)
+    odds = attempt_odds(state, attempt_action(FIRST_PHASE_TARGET))
     assert odds is not None
     # red pair >= 8 (black fixed 7): (4,4),(4,5),(5,4),(5,5),(3,5),(5,3): red values 3: 2/6,
     # 4: 2/6, 5: 1/6 -> 4/36 + 2*2/36 + 1/36 + 2*2/36 = 13/36
@@ -198,27 +198,30 @@ def _scenarios(tmp_path: Path) -> list[tuple[str, GameState, int]]:
     state = hand_built()
     give(state, 0, "financier-S1", "hangar-S1")  # 3 white
     set_chips(state, 0, 1, 5)
-    found.append(("X1: 3 white best 2 >= 5", state, 2 * place(state, "financier-11")))
+    found.append(("X1: 3 white best 2 >= 5", state, attempt_action(place(state, "financier-11"))))
     state = _x2_state(tmp_path)
-    found.append(("X2: exchange, fixed white", state, 2 * place(state, "engine-21") + 1))
+    found.append(
+        ("X2: exchange, fixed white", state, attempt_action(place(state, "engine-21"), EXCHANGE))
+    )
     state = hand_built(era=2)
     open_hindenburg(state)
     give(state, 0, "financier-21", "hangar-22", "captain-22", "engineer-22")
     set_chips(state, 0, 1, 5)
     state.wooden_airship = 0
-    found.append(("phase 4: 3 red, 3 black + fixed 7", state, 2 * (FIRST_PHASE_TARGET + 3)))
+    found.append(
+        ("phase 4: 3 red, 3 black + fixed 7", state, attempt_action(FIRST_PHASE_TARGET + 3))
+    )
     state = hand_built()
     give(state, 0, "financier-S1", "engineer-13", "engine-14")  # fixed red 4, +1 any
     set_chips(state, 0, 1, 5)
-    found.append(("fixed red, grey bonus", state, 2 * place(state, "captain-12")))
+    found.append(("fixed red, grey bonus", state, attempt_action(place(state, "captain-12"))))
     return found
 
 
 def test_monte_carlo_success_matches_exact_odds(tmp_path: Path) -> None:
     trials = 3000
     for name, state, action in _scenarios(tmp_path):
-        attempt = decode(action)
-        odds = attempt_odds(state, attempt.target, attempt.exchange)  # type: ignore[union-attr]
+        odds = attempt_odds(state, action)
         assert odds is not None, name
         results = {"success": 0, "failure": 0, "chip decision": 0}
         for seed in range(trials):

@@ -1,4 +1,4 @@
-"""The rulings of RULES.md and the added ones, switchable in ``RulesOptions``: default and other."""
+"""The rulings of docs/RULES.md and the added ones, switchable in ``RulesOptions``: default and other."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_H1_option_hindenburg_any_order(any_order: bool) -> None:
     else:
         assert _phases(state.legal_actions()) == [phase_action(0)]
         assert target_card(state, FIRST_PHASE_TARGET + 2) is None
-        assert attempt_odds(state, FIRST_PHASE_TARGET + 1, False) is None
+        assert attempt_odds(state, attempt_action(FIRST_PHASE_TARGET + 1)) is None
     state.apply_action(phase_action(0), dice=(NO_DICE, (5, 5, 5), (8, 8, 8)))
     assert state.hindenburg == [0, EMPTY, EMPTY, EMPTY]
     expected = [1, 2, 3] if any_order else [1]
@@ -127,7 +127,7 @@ def test_T5_option_engine_bonus_needs_cost_colour(needs_colour: bool) -> None:
     state = _quiet(hand_built(options=options))
     give(state, 0, "financier-S1", "engine-13")  # 2 white; +1 red
     target = place(state, "financier-11")  # 2 white, 5
-    odds = attempt_odds(state, target, False)
+    odds = attempt_odds(state, attempt_action(target))
     assert odds is not None
     # 2 white dice reach 5 with 12/36; and 4 (with the +1) with another 12/36 (T5, see test_dice)
     assert odds.exact[0] * 36 == (24 if not needs_colour else 12)
@@ -145,7 +145,7 @@ def test_T5_option_engine_bonus_odds_do_not_leak_between_games() -> None:
             state = _quiet(hand_built(options=options))
             give(state, 0, "financier-S1", "engine-13")
             target = place(state, "financier-11")
-            odds = attempt_odds(state, target, False)
+            odds = attempt_odds(state, attempt_action(target))
             assert odds is not None
             seen.append((needs_colour, odds.exact[0] * 36))
         assert sorted(seen) == [(False, 24), (True, 12)]

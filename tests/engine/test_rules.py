@@ -1,4 +1,4 @@
-"""One test per rule id of RULES.md (S1..E3, V1, V2, X1..X3), on hand-built states.
+"""One test per rule id of docs/RULES.md (S1..E4, V1, V2, X1..X4), on hand-built states.
 
 Hand-built states start from ``basic()``: a set-up game with an empty main board and empty
 company boards (every player holds only its entrepreneur: 1 white die in Era 1), an empty deck
@@ -8,6 +8,7 @@ directly; ``apply_action(a, dice=...)`` forces the faces, per colour (white, red
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,9 @@ from airships_env.engine import (
     KEEP_CHIP,
     PASS,
     SPEND_CHIP,
+    ExchangeMade,
     GameState,
+    attempt_odds,
     new_game,
     player_pool,
     public_view,
@@ -31,8 +34,14 @@ from airships_env.engine import (
     scores,
     winners,
 )
-from airships_env.engine.actions import attempt_action
-from airships_env.engine.cards import AIRSHIP_TIERS
+from airships_env.engine.actions import (
+    EXCHANGE,
+    EXCHANGE_GIVING_FIXED,
+    NO_EXCHANGE,
+    attempt_action,
+    attempt_variant,
+)
+from airships_env.engine.cards import AIRSHIP_TIERS, RED
 from airships_env.engine.records import ChipMove, Reveal
 from airships_env.engine.state import CHANGE_OF_ERA, EMPTY
 
@@ -295,44 +304,78 @@ def test_T2a_no_eligible_target_means_pass_without_roll_or_chip() -> None:
         state.apply_action(PASS)
 
 
-def test_T3_exchange_gives_rollable_dice_before_fixed_ones() -> None:
+def test_T3_the_player_chooses_whether_the_fixed_die_is_given() -> None:
     state = basic(era=2)
     # Era 2: 1 white + 1 red; hangar-12 +1 red; engineer-14 fixed red 5; materials-21 2 red -> 1 black
     give(state, 0, "hangar-12", "engineer-14", "materials-21")
     pool = player_pool(state, 0)
-    assert pool.rollable == (1, 2, 0) and pool.fixed == ((1, 5),)
-    assert pool.rollable_exchanged == (1, 0, 1)
-    assert pool.fixed_exchanged == ((1, 5),)  # the fixed red 5 is kept
+    plain, rollable_only, giving_fixed = pool.hands
+    assert plain is not None and plain.rollable == (1, 2, 0) and plain.fixed == ((RED, 5),)
+    assert rollable_only is not None and giving_fixed is not None
+    assert (rollable_only.rollable, rollable_only.fixed) == ((1, 0, 1), ((RED, 5),))
+    assert (giving_fixed.rollable, giving_fixed.fixed) == ((1, 1, 1), ())
     set_stack(state, 1, ["airship-D1", "airship-M1", "airship-M3"])  # top: 1 red + 1 black, 12
-    action = stack_action(1, exchange=True)
-    assert action in state.legal_actions()
-    assert stack_action(1, exchange=False) not in state.legal_actions()  # no black die
-    record = state.apply_action(action, dice=(NO_DICE, NO_DICE, (8,)))
-    assert record.rolled == ((), (), (8,))  # no rollable red left; the fixed 5 is kept
-    assert record.kept == ((), (5,), (8,))
-    assert record.total == 13 and record.result == "success"
-
-
-def test_T3_exchange_gives_fixed_dice_when_rollable_ones_run_out() -> None:
-    state = basic(era=2)
-    give(state, 0, "engineer-14", "materials-21")  # 1 red + fixed red 5; 2 red -> 1 black
-    pool = player_pool(state, 0)
-    assert pool.rollable_exchanged == (1, 0, 1) and pool.fixed_exchanged == ()
-    set_stack(state, 1, ["airship-D1", "airship-M1", "airship-M3"])  # 1 red + 1 black
     legal = state.legal_actions()
-    assert stack_action(1, True) not in legal  # after giving both reds no red is left
+    assert stack_action(1, NO_EXCHANGE) not in legal  # no black die without the exchange
+    assert {stack_action(1, EXCHANGE), stack_action(1, EXCHANGE_GIVING_FIXED)} <= set(legal)
+
+    keep = state.clone()
+    record = keep.apply_action(stack_action(1, EXCHANGE), dice=(NO_DICE, NO_DICE, (8,)))
+    assert record.rolled == ((), (), (8,))  # both rollable reds went; the fixed 5 is kept
+    assert record.kept == ((), (5,), (8,)) and record.total == 13
+    assert record.exchange == ExchangeMade((0, 2, 0), (), (0, 0, 1))
+
+    record = state.apply_action(stack_action(1, EXCHANGE_GIVING_FIXED), dice=(NO_DICE, (3,), (8,)))
+    assert record.rolled == ((), (3,), (8,))  # one rollable red kept, rolled
+    assert record.kept == ((), (3,), (8,)) and record.total == 11 and record.result == "failure"
+    assert record.exchange == ExchangeMade((0, 1, 0), ((RED, 5),), (0, 0, 1))
+
+
+def test_T3_giving_the_fixed_die_is_offered_only_where_it_differs() -> None:
+    state = basic(era=2)
+    give(state, 0, "hangar-12", "engineer-14", "materials-21")
+    target = place(state, "engine-24")  # 1 black, 8: red is not in the cost
+    legal = state.legal_actions()
+    assert attempt_action(target, EXCHANGE) in legal
+    assert attempt_action(target, EXCHANGE_GIVING_FIXED) not in legal  # the same dice roll
+    assert attempt_odds(state, attempt_action(target, EXCHANGE_GIVING_FIXED)) is None
+
+
+def test_T3_only_the_fixed_die_variant_when_rollable_dice_run_out() -> None:
+    state = basic(era=2)
+    give(state, 0, "engineer-14", "materials-21")  # 1 rollable red + fixed red 5; 2 red -> 1 black
+    _plain, rollable_only, giving_fixed = player_pool(state, 0).hands
+    assert rollable_only is None  # one rollable red cannot pay two
+    assert giving_fixed is not None and giving_fixed.rollable == (1, 0, 1)
+    set_stack(state, 1, ["airship-D1", "airship-M1", "airship-M3"])  # 1 red + 1 black
+    target = place(state, "engine-24")  # 1 black, 8
+    legal = state.legal_actions()
+    assert stack_action(1, EXCHANGE_GIVING_FIXED) not in legal  # no red left to pay the cost
+    assert attempt_action(target, EXCHANGE) not in legal
+    assert attempt_action(target, EXCHANGE_GIVING_FIXED) in legal  # the only exchange open
+
+
+def test_T3_X4_giving_the_fixed_die_can_be_the_better_choice() -> None:
+    state = basic(era=2)
+    give(state, 0, "hangar-12", "financier-22", "engineer-12", "materials-21")
+    target = place(state, "engine-23")  # 1 red + 2 black, 18
+    assert attempt_odds(state, attempt_action(target, NO_EXCHANGE)) is None  # 1 black only
+    keep = attempt_odds(state, attempt_action(target, EXCHANGE))
+    give_fixed = attempt_odds(state, attempt_action(target, EXCHANGE_GIVING_FIXED))
+    assert keep is not None and give_fixed is not None
+    assert keep.exact[0] == Fraction(2, 9) and give_fixed.exact[0] == Fraction(5, 18)
 
 
 def test_T3_exchange_once_only_with_materials_and_for_this_attempt_only() -> None:
     state = basic()
     give(state, 0, "financier-S1", "hangar-11")  # 4 white, no Materials card
     place(state, "engine-11")
-    assert all(a % 2 == 0 for a in state.legal_actions())  # no exchange without Materials
+    assert all(attempt_variant(a) == NO_EXCHANGE for a in state.legal_actions())
     give(state, 0, "materials-11")  # 2 white -> 1 red, once: never 0 white + 2 red
-    pool = player_pool(state, 0)
-    assert pool.available_exchanged == (2, 1, 0)
+    hand = player_pool(state, 0).hands[EXCHANGE]
+    assert hand is not None and hand.available == (2, 1, 0)
     hangar = place(state, "hangar-12")  # 1 white + 1 red, 6
-    record = state.apply_action(attempt_action(hangar, True), dice=((3, 2), (2,), NO_DICE))
+    record = state.apply_action(attempt_action(hangar, EXCHANGE), dice=((3, 2), (2,), NO_DICE))
     assert record.exchange and record.result == "failure"  # best white 3 + red 2 = 5 < 6
     assert player_pool(state, 0).available == (4, 0, 0)  # the exchange did not last
 
@@ -342,7 +385,7 @@ def test_T4_rolls_only_the_cost_colours_all_rollable_at_most_three() -> None:
     give(state, 0, "financier-S1", "hangar-S1", "captain-22")  # 3 white; 2 red; 1 black
     assert player_pool(state, 0).rollable == (3, 2, 1)
     target = place(state, "financier-11")  # 2 white, 5
-    record = state.apply_action(attempt_action(target, False), dice=((1, 3, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((1, 3, 2), NO_DICE, NO_DICE))
     assert record.rolled == ((1, 3, 2), (), ())  # red and black are not in the cost
     assert record.kept == ((3, 2), (), ())  # the best 2 white
     assert record.dice_sum == 5 and record.result == "success"
@@ -353,15 +396,15 @@ def test_T4_best_dice_include_fixed_ones_and_colours_add_up() -> None:
     give(state, 0, "financier-S1", "engineer-13")  # 2 white + fixed red 4
     target = place(state, "hangar-12")  # 1 white + 1 red, 6
     with pytest.raises(ValueError, match="red"):  # no rollable red: no red face may be forced
-        state.apply_action(attempt_action(target, False), dice=((2, 1), (5,), NO_DICE))
-    record = state.apply_action(attempt_action(target, False), dice=((2, 1), NO_DICE, NO_DICE))
+        state.apply_action(attempt_action(target), dice=((2, 1), (5,), NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((2, 1), NO_DICE, NO_DICE))
     assert record.kept == ((2,), (4,), ())
     assert record.dice_sum == 6 and record.result == "success"
 
     state = basic()
     give(state, 0, "financier-S1", "engineer-11")  # 2 rollable white + fixed white 3
     target = place(state, "financier-11")  # 2 white, 5
-    record = state.apply_action(attempt_action(target, False), dice=((1, 1), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((1, 1), NO_DICE, NO_DICE))
     assert record.kept == ((3, 1), (), ()) and record.dice_sum == 4
 
 
@@ -373,7 +416,7 @@ def test_T4_forced_roll_that_does_not_fit_is_refused_and_changes_nothing() -> No
     before = state.to_dict()
     for dice in [((1, 1, 1), (), ()), ((4, 1), (), ()), ((1, 1), (), (), ())]:
         with pytest.raises(ValueError, match="forced dice"):
-            state.apply_action(attempt_action(target, False), dice=dice)
+            state.apply_action(attempt_action(target), dice=dice)
         assert state.to_dict() == before
 
 
@@ -382,14 +425,14 @@ def test_T5_wooden_airship_adds_one_automatically() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")  # 2 white, 5
     state.wooden_airship = 0
-    record = state.apply_action(attempt_action(target, False), dice=((2, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((2, 2), NO_DICE, NO_DICE))
     assert record.bonuses == (("wooden airship", 1),)
     assert record.total == 5 and record.result == "success"
     state = basic()
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     state.wooden_airship = 1  # another player's token does not help
-    record = state.apply_action(attempt_action(target, False), dice=((2, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((2, 2), NO_DICE, NO_DICE))
     assert record.bonuses == () and record.result == "failure"
 
 
@@ -402,7 +445,7 @@ def test_T5_engine_bonus_applies_when_cost_asks_for_colour(engine_card: str, app
     state = basic()
     give(state, 0, "financier-S1", engine_card)
     target = place(state, "financier-11")  # 2 white, 5
-    record = state.apply_action(attempt_action(target, False), dice=((2, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((2, 2), NO_DICE, NO_DICE))
     assert record.dice_sum == 4
     assert (record.total, record.result) == ((5, "success") if applies else (4, "failure"))
     assert len(record.bonuses) == int(applies)
@@ -412,7 +455,7 @@ def test_T5_engine_bonuses_add_up_per_colour_in_the_cost() -> None:
     state = basic(era=2)
     give(state, 0, "engine-22")  # +2 red
     target = place(state, "materials-21")  # 1 red, 5
-    record = state.apply_action(attempt_action(target, False), dice=(NO_DICE, (3,), NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=(NO_DICE, (3,), NO_DICE))
     assert record.bonuses == (("engine +2 red", 2),)
     assert record.total == 5 and record.result == "success"
 
@@ -434,7 +477,7 @@ def test_T5_chip_offered_only_when_it_decides_the_attempt(
     target = place(state, "financier-11")  # 2 white, 5
     state.wooden_airship = 0
     set_chips(state, 0, on_board, 6 - on_board)
-    record = state.apply_action(attempt_action(target, False), dice=(faces, NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=(faces, NO_DICE, NO_DICE))
     if phase == CHIP_DECISION:
         assert state.phase == CHIP_DECISION and state.current_player == 0
         assert state.legal_actions() == [SPEND_CHIP, KEEP_CHIP]
@@ -451,7 +494,7 @@ def test_T5_spent_chip_goes_back_to_the_supply_and_decides_success() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 2, 4)
-    state.apply_action(attempt_action(target, False), dice=((2, 2), NO_DICE, NO_DICE))
+    state.apply_action(attempt_action(target), dice=((2, 2), NO_DICE, NO_DICE))
     assert state.phase == CHIP_DECISION
     record = state.apply_action(SPEND_CHIP)
     assert record.result == "success" and record.total == 5
@@ -467,7 +510,7 @@ def test_T5_kept_chip_means_failure_with_its_T7_chip() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 1, 5)
-    state.apply_action(attempt_action(target, False), dice=((2, 2), NO_DICE, NO_DICE))
+    state.apply_action(attempt_action(target), dice=((2, 2), NO_DICE, NO_DICE))
     record = state.apply_action(KEEP_CHIP)
     assert record.result == "failure" and record.total == 4
     assert chips(state, 0) == (2, 4)
@@ -479,7 +522,7 @@ def test_T6_expansion_replaces_the_old_card_which_leaves_the_game() -> None:
     give(state, 0, "financier-S1", "engine-11")
     target = place(state, "engine-13", 1)  # 1 white + 1 red: the player needs red
     give(state, 0, "engineer-13")  # fixed red 4
-    record = state.apply_action(attempt_action(target, False), dice=((3, 3), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((3, 3), NO_DICE, NO_DICE))
     assert record.result == "success" and record.acquired == "engine-13"
     assert record.discarded == "engine-11"
     assert state.players[0].slots[4] == expansion(state, "engine-13")
@@ -499,7 +542,7 @@ def test_T6_captain_chips_come_from_the_supply_as_far_as_it_holds(
     target = place(state, captain)  # 2 white, 5
     board_before = 0 if supply else 2
     set_chips(state, 0, board_before, supply)
-    record = state.apply_action(attempt_action(target, False), dice=((3, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((3, 2), NO_DICE, NO_DICE))
     assert record.result == "success"
     assert chips(state, 0) == (board_before + moved, supply - moved)
     assert [m for m in record.chips if m.reason == "captain"] == (
@@ -511,7 +554,7 @@ def test_T6_captain_with_three_chips() -> None:
     state = basic(era=2)
     give(state, 0, "engineer-14", "hangar-21")  # 1 red + fixed red 5, 1 black
     target = place(state, "captain-23")  # 2 red + 1 black, 15
-    record = state.apply_action(attempt_action(target, False), dice=(NO_DICE, (5,), (8,)))
+    record = state.apply_action(attempt_action(target), dice=(NO_DICE, (5,), (8,)))
     assert record.total == 18 and record.result == "success"
     assert chips(state, 0) == (3, 3)
 
@@ -555,7 +598,7 @@ def test_T7_failure_takes_a_chip_from_the_supply_if_there_is_one() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 0, 2)
-    record = state.apply_action(attempt_action(target, False), dice=((1, 1), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((1, 1), NO_DICE, NO_DICE))
     assert record.result == "failure"
     assert record.chips == (ChipMove(0, 1, "supply", "board", "failure"),)
     assert chips(state, 0) == (1, 1)
@@ -564,7 +607,7 @@ def test_T7_failure_takes_a_chip_from_the_supply_if_there_is_one() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 2, 0)  # the other 4 mark Hindenburg phases in a real game
-    record = state.apply_action(attempt_action(target, False), dice=((1, 1), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((1, 1), NO_DICE, NO_DICE))
     assert record.result == "failure" and record.chips == ()
     assert chips(state, 0) == (2, 0)
 
@@ -576,7 +619,7 @@ def test_T8_extra_turn_for_three_chips_after_success_or_failure(faces: tuple[int
     target = place(state, "financier-11")
     set_chips(state, 0, 3, 3)
     turn = state.turn
-    state.apply_action(attempt_action(target, False), dice=(faces, NO_DICE, NO_DICE))
+    state.apply_action(attempt_action(target), dice=(faces, NO_DICE, NO_DICE))
     if faces == (1, 1):
         assert chips(state, 0) == (4, 2)  # T7 first, then the offer
     assert state.phase == EXTRA_TURN and state.current_player == 0
@@ -615,14 +658,14 @@ def test_T8_no_offer_below_three_chips_and_end_turn_passes_on() -> None:
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 2, 4)
-    state.apply_action(attempt_action(target, False), dice=((3, 3), NO_DICE, NO_DICE))
+    state.apply_action(attempt_action(target), dice=((3, 3), NO_DICE, NO_DICE))
     assert state.phase == CHOOSE_TARGET and state.current_player == 1
 
     state = basic()
     give(state, 0, "financier-S1")
     target = place(state, "financier-11")
     set_chips(state, 0, 3, 3)
-    state.apply_action(attempt_action(target, False), dice=((3, 3), NO_DICE, NO_DICE))
+    state.apply_action(attempt_action(target), dice=((3, 3), NO_DICE, NO_DICE))
     record = state.apply_action(END_TURN)
     assert record.chips == () and chips(state, 0) == (3, 3)
     assert state.current_player == 1 and state.phase == CHOOSE_TARGET
@@ -894,7 +937,7 @@ def test_X1_three_white_dice_best_two_reach_five() -> None:
     state = basic()
     give(state, 0, "financier-S1", "hangar-S1")  # 3 white dice
     target = place(state, "financier-11")  # cost 2 white, target 5
-    record = state.apply_action(attempt_action(target, False), dice=((3, 2, 2), NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((3, 2, 2), NO_DICE, NO_DICE))
     assert record.rolled == ((3, 2, 2), (), ())
     assert record.kept == ((3, 2), (), ()) and record.dice_sum == 5
     assert record.result == "success"
@@ -919,8 +962,8 @@ def _x2_state(tmp_path: Path, old_engine: str | None) -> tuple[GameState, int]:
 
 def test_X2_exchange_fixed_white_and_a_chip_win_the_engine(tmp_path: Path) -> None:
     state, target = _x2_state(tmp_path, old_engine=None)
-    assert attempt_action(target, False) not in state.legal_actions()  # no black die
-    action = attempt_action(target, True)  # trade 3 white for 1 black
+    assert attempt_action(target) not in state.legal_actions()  # no black die
+    action = attempt_action(target, EXCHANGE)  # trade 3 white for 1 black
     # T4 rolls the 2 white dice left as well (X2 leaves them: the fixed white 3 is best anyway)
     record = state.apply_action(action, dice=((2, 1), (5, 3, 2), (6,)))
     assert record.rolled == ((2, 1), (5, 3, 2), (6,))
@@ -936,7 +979,7 @@ def test_X2_the_new_engine_replaces_the_old_one(tmp_path: Path) -> None:
     # With an old Engine on the board its bonus applies (the cost asks for every colour), so
     # the same roll already reaches 15 without the chip; the old card leaves the game (T6).
     state, target = _x2_state(tmp_path, old_engine="engine-24")  # +1 white
-    record = state.apply_action(attempt_action(target, True), dice=((2, 1), (5, 3, 2), (6,)))
+    record = state.apply_action(attempt_action(target, EXCHANGE), dice=((2, 1), (5, 3, 2), (6,)))
     assert record.dice_sum == 14 and record.total == 15 and record.result == "success"
     assert record.discarded == "engine-24"
     assert state.players[0].slots[4] == expansion(state, "engine-21")
@@ -949,11 +992,11 @@ def test_X3_six_white_dice_available_only_three_rolled() -> None:
     assert player_pool(state, 0).rollable == (6, 0, 0)
     target = place(state, "engine-11")  # 2 white
     with pytest.raises(ValueError, match="expected 3 white"):
-        state.apply_action(attempt_action(target, False), dice=((3,) * 6, NO_DICE, NO_DICE))
-    record = state.apply_action(attempt_action(target, False), dice=((1, 2, 3), NO_DICE, NO_DICE))
+        state.apply_action(attempt_action(target), dice=((3,) * 6, NO_DICE, NO_DICE))
+    record = state.apply_action(attempt_action(target), dice=((1, 2, 3), NO_DICE, NO_DICE))
     assert record.rolled == ((1, 2, 3), (), ())
     state = basic()
     give(state, 0, "financier-S1", "hangar-11", "captain-11")
     target = place(state, "engine-11")
-    record = state.apply_action(attempt_action(target, False))  # the real roll: 3 dice too
+    record = state.apply_action(attempt_action(target))  # the real roll: 3 dice too
     assert record.rolled is not None and len(record.rolled[0]) == 3

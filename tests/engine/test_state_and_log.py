@@ -17,6 +17,7 @@ from airships_env.engine import (
     CHIP_DECISION,
     EXTRA_TURN,
     NUM_ATTEMPT_ACTIONS,
+    PASS,
     GameLog,
     GameState,
     LogError,
@@ -266,9 +267,16 @@ def test_the_view_hides_the_hidden_order() -> None:
     assert view.deck[-len(era_one) :] == era_one  # canonical (sorted), whatever the true order
     attempt = next(a for a in view.legal_actions() if a < NUM_ATTEMPT_ACTIONS)
     before = view.to_dict()
-    with pytest.raises(ValueError, match="no random generator"):
+    with pytest.raises(ValueError, match="public view cannot advance"):
         view.apply_action(attempt)  # a view cannot roll: it has no generator
+    # not even with forced dice: it would reveal a placeholder card from its canonical deck
+    forced = ((3, 3, 3), (5, 5, 5), (8, 8, 8))
+    with pytest.raises(ValueError, match="determinize"):
+        view.apply_action(attempt, dice=forced)
+    with pytest.raises(ValueError, match="public view cannot advance"):
+        view.apply_action(PASS)
     assert view.to_dict() == before
+    assert view.legal_actions() == state.legal_actions()  # it answers public questions
 
 
 def test_determinize_keeps_public_information_and_ignores_the_true_order() -> None:

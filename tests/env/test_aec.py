@@ -104,7 +104,7 @@ def test_bombardment(num_players: int) -> None:
 def test_metadata_agents_and_spaces() -> None:
     environment = env(num_players=3)
     assert isinstance(environment, OrderEnforcingWrapper)
-    assert environment.metadata["name"] == "airships_v0"
+    assert environment.metadata["name"] == "airships_v1"
     assert set(environment.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
     assert "v0" in (aec_module.__doc__ or "") and "Version history" in (aec_module.__doc__ or "")
     environment.reset(seed=1)

@@ -7,7 +7,7 @@ import pytest
 
 from airships_env import env, raw_env
 from airships_env.aec import game_rewards
-from airships_env.engine import ACTION_NAMES, IllegalActionError, new_game
+from airships_env.engine import ACTION_NAMES, NUM_ACTIONS, IllegalActionError, new_game
 from tests.env.helpers import random_legal
 
 
@@ -94,7 +94,7 @@ def test_illegal_action_raises_with_the_legal_actions_listed() -> None:
     environment.reset(seed=3)
     observation, *_ = environment.last()
     legal = np.flatnonzero(observation["action_mask"]).tolist()
-    illegal = next(a for a in range(57) if a not in legal)
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in legal)
     with pytest.raises(IllegalActionError) as error:
         environment.step(illegal)
     message = str(error.value)

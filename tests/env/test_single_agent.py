@@ -11,7 +11,7 @@ import pytest
 
 from airships_env import AirshipsSingleAgentEnv
 from airships_env.aec import game_rewards
-from airships_env.engine import IllegalActionError
+from airships_env.engine import NUM_ACTIONS, IllegalActionError
 from airships_env.policy import Decision, RandomPolicy
 from airships_env.single_agent import ENV_ID
 
@@ -74,7 +74,7 @@ def test_observation_is_the_learners_flat_vector() -> None:
     assert game.current_player == 2  # the opponents played seats 0 and 1 first
     expected = environment.aec_env.encoder.encode(game, 2)
     np.testing.assert_array_equal(observation, expected)
-    legal = np.zeros(57, dtype=bool)
+    legal = np.zeros(NUM_ACTIONS, dtype=bool)
     legal[game.legal_actions()] = True
     np.testing.assert_array_equal(environment.action_masks(), legal)
 
