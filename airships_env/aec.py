@@ -192,20 +192,19 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(num_players)]
         self.agents = self.possible_agents[:]
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=0.0,
-                        high=self.encoder.high,
-                        shape=(self.encoder.size,),
-                        dtype=np.float32,
-                    ),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
+        # One space object for every agent (the same for all seats; pickles once).
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0,
+                    high=self.encoder.high,
+                    shape=(self.encoder.size,),
+                    dtype=np.float32,
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.game: GameState | None = None
         self.last_record: ActionRecord | None = None

@@ -315,3 +315,30 @@ def test_maskable_ppo_learns_a_few_steps() -> None:
     observation, _info = environment.reset(seed=0)
     action, _state = model.predict(observation, action_masks=environment.action_masks())
     assert environment.action_masks()[int(action)]
+
+
+def test_pickled_environment_stays_small_over_1000_games() -> None:
+    """Derived values (pools, odds) live in the engine's bounded tables, never in what an
+    environment pickles: its size after 1,000 games on its card set is what it was after one."""
+    import pickle
+
+    from airships_env.engine import new_game
+
+    environment = AirshipsSingleAgentEnv(num_players=4)
+    environment.reset(seed=3)
+    cards = environment.aec_env.cards
+    rng = np.random.default_rng(0)
+
+    def random_game(seed: int) -> None:
+        state = new_game(4, seed=seed, cards=cards)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+
+    random_game(0)
+    before = len(pickle.dumps(environment))
+    for seed in range(1, 1000):
+        random_game(seed)
+    after = len(pickle.dumps(environment))
+    assert after <= before + 256, (before, after)
+    assert before < 100_000, before
