@@ -1,6 +1,8 @@
 # airships-env developer tasks.
 #
-#   make venv       create .venv and install the project with [env,train,dev] extras
+#   make venv       create .venv and install the project with [env,train,dev] extras and
+#                   the native core (rebuilt whenever airships_env/native/src changes)
+#   make native     rebuild the native core
 #   make test       fast test suite (excludes tests marked `slow`)
 #   make test-slow  only the `slow` tests
 #   make test-all   everything
@@ -21,15 +23,18 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 PIP := $(VPY) -m pip
 STAMP := $(VENV)/.installed
+# The native core is rebuilt when its C sources change (pip builds it in place: editable).
+NATIVE_STAMP := $(VENV)/.native
+NATIVE_SOURCES := $(wildcard airships_env/native/src/*.c airships_env/native/src/*.h)
 
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
 EXTRAS := env,train,dev
 
-.PHONY: venv run test test-slow test-all bench lint format clean
+.PHONY: venv native run test test-slow test-all bench lint format clean
 
-venv: $(STAMP)
+venv: $(STAMP) $(NATIVE_STAMP)
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +45,13 @@ $(STAMP): pyproject.toml Makefile | $(VPY)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet torch==$(TORCH_VERSION)
 	$(PIP) install --quiet -e '.[$(EXTRAS)]' torch==$(TORCH_VERSION)
-	touch $(STAMP)
+	touch $(STAMP) $(NATIVE_STAMP)
+
+$(NATIVE_STAMP): $(NATIVE_SOURCES) | $(STAMP)
+	$(PIP) install --quiet --no-build-isolation --no-deps -e .
+	touch $(NATIVE_STAMP)
+
+native: $(NATIVE_STAMP)  ## rebuild the native core after editing its C sources
 
 run: venv
 	$(VPY) scripts/run_main.py

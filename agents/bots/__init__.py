@@ -2,7 +2,7 @@
 
 - :class:`GreedyAgent` (``greedy``): the best expected value now.
 - :class:`HeuristicAgent` (``heuristic``): a plan over the game, weights in
-  ``agents/bots/heuristic.yaml``.
+  ``airships_env/heuristic.yaml`` (shared with the heuristic's native twin).
 - :class:`MCTSAgent` (``mcts``): determinized Monte Carlo search over the heuristic's candidates.
 
 Every bot reads only ``decision.view`` (a public view), ``decision.seat`` and

@@ -15,6 +15,7 @@ from agents.bots.common import (
     profile,
     slots_after,
 )
+from airships_env.bot_config import GreedyConfig
 from airships_env.engine import BUY_EXTRA_TURN, END_TURN, PASS, SPEND_CHIP, GameState
 from airships_env.policy import Decision
 
@@ -35,9 +36,12 @@ class GreedyAgent:
         extra_turn_threshold: float = 1.0,
         name: str = "greedy",
     ):
-        self.dice_weight = float(dice_weight)
-        self.chip_value = float(chip_value)
-        self.extra_turn_threshold = float(extra_turn_threshold)
+        self.config = GreedyConfig(
+            float(dice_weight), float(chip_value), float(extra_turn_threshold)
+        )
+        self.dice_weight = self.config.dice_weight
+        self.chip_value = self.config.chip_value
+        self.extra_turn_threshold = self.config.extra_turn_threshold
         self.name = name
         self.seat = 0
         self.rng = np.random.default_rng(0)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents.bots import GreedyAgent, HeuristicAgent, HeuristicConfig, MCTSAgent
-from agents.bots.heuristic import DEFAULT_CONFIG
+from airships_env.bot_config import DEFAULT_CONFIG
 from airships_env.engine import (
     CHIP_DECISION,
     CHOOSE_TARGET,

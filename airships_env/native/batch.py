@@ -1,0 +1,338 @@
+"""N games in the native core, stepped in one call: the fast path for training and evaluation.
+
+A :class:`NativeBatch` holds ``num_games`` games of ``num_players`` seats. In every game one seat
+is the *learner* (drawn anew each episode, or fixed) and every other seat is played by an
+*opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``) played inside the step, or an
+*external* policy (an integer ``k``: a league snapshot, a self-play copy) that the caller evaluates,
+in one batched forward for all games that wait on it.
+
+``step(actions)`` applies ``actions[i]`` in every game ``i`` that waits on a Python seat (the
+learner or an external policy; ``-1`` leaves a game alone), then plays the bots' turns until a
+Python seat must act or the game ends. A game that ends writes its rewards (every seat's),
+``terminated`` or ``truncated``, its final observation for its learner seat and its scores, and
+starts its slot's next episode at once (auto-reset), whose first bot turns are played too. After
+the call the arrays below describe every game's position; they belong to the batch and are
+overwritten by the next call (copy what you keep):
+
+==================  ==================  ======================================================
+array               shape, dtype        content
+==================  ==================  ======================================================
+``obs``             (N, obs), float32   observation of the seat to act (the layout of
+                                        :mod:`airships_env.observation`)
+``masks``           (N, 83), bool       its legal actions
+``acting``          (N,), int8          the seat to act
+``controller``      (N,), int8          its controller: 0 learner, 16 + k external policy k
+``learner``         (N,), int8          the learner's seat this episode
+``rewards``         (N, players), f32   rewards given in this call (at a game's end)
+``terminated``      (N,), bool          a game ended in this call (E1, E4)
+``truncated``       (N,), bool          a game passed ``max_turns`` in this call
+``final_obs``       (N, obs), float32   the ended game's last observation, learner's seat
+``scores``          (N, players), i16   the ended game's scores (E2)
+``winners``         (N,), uint8         the ended game's winners, a bit per seat (E3)
+``episode_steps``   (N,), int32         actions played in the current episode
+==================  ==================  ======================================================
+
+Seeds: episode ``e`` of slot ``i`` deals from
+``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, e, 0)))`` (so
+``airships_env.engine.new_game(rng=...)`` deals the same game); its random bot in seat ``s`` draws
+from ``spawn_key=(i, e, 1 + s)`` and its learner seat is draw ``uniform_below(players)`` from
+``spawn_key=(i, e, 7)``. A slot's games depend on neither the number of slots nor the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from airships_env.bot_config import GreedyConfig, HeuristicConfig
+from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS
+from airships_env.engine.cards import CardSet, load_cards
+from airships_env.engine.errors import IllegalActionError
+from airships_env.engine.game import check_num_players
+from airships_env.engine.model import RulesOptions
+from airships_env.engine.state import GameState
+from airships_env.native import core_for, require
+from airships_env.native.convert import seed_words, to_python
+
+LEARNER = 0
+BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
+EXTERNAL = 16  # controller 16 + k: external policy k
+MAX_EXTERNAL = 100
+REWARD_MODES = ("win", "score")
+
+Opponent = str | int  # a native bot's name, or the index of an external policy
+
+
+def controller_code(opponent: Opponent) -> int:
+    """The core's controller code of a native bot name or an external policy index."""
+    if isinstance(opponent, str):
+        code = BOTS.get(opponent)
+        if code is None:
+            raise ValueError(
+                f"unknown native bot {opponent!r}; the core plays {', '.join(BOTS)} "
+                f"(other agents are external policies: pass their index)"
+            )
+        return code
+    if isinstance(opponent, (int, np.integer)) and not isinstance(opponent, bool):
+        if not 0 <= opponent < MAX_EXTERNAL:
+            raise ValueError(f"an external policy index is 0..{MAX_EXTERNAL - 1}, got {opponent}")
+        return EXTERNAL + int(opponent)
+    raise TypeError(f"an opponent is a native bot name or an external index, got {opponent!r}")
+
+
+def seats_codes(opponents: Opponent | Sequence[Opponent], num_players: int) -> list[int]:
+    """Controller codes of the other seats, listed from the seat after the learner's."""
+    if isinstance(opponents, (str, int, np.integer)):
+        return [controller_code(opponents)] * (num_players - 1)
+    listed = [controller_code(o) for o in opponents]
+    if len(listed) == 1:
+        return listed * (num_players - 1)
+    if len(listed) != num_players - 1:
+        raise ValueError(
+            f"expected {num_players - 1} opponents (one per other seat) or one for all, "
+            f"got {len(listed)}"
+        )
+    return listed
+
+
+class NativeBatch:
+    """N games in the native core (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        *,
+        seed: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        max_turns: int | None = None,
+        autoreset: bool = True,
+        cards: CardSet | str | None = None,
+        options: RulesOptions | None = None,
+        greedy: GreedyConfig | None = None,
+        heuristic: HeuristicConfig | None = None,
+    ):
+        module = require()
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+            raise TypeError(f"num_games must be an integer, got {num_games!r}")
+        if not 1 <= num_games <= 1_000_000:
+            raise ValueError(f"num_games must be 1 to 1,000,000, got {num_games}")
+        num_players = check_num_players(num_players)
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, int)
+            or not 0 <= learner_seat < num_players
+        ):
+            raise ValueError(f"learner_seat must be 'random' or 0..{num_players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        self.num_games = int(num_games)
+        self.num_players = num_players
+        self.cards = cards if isinstance(cards, CardSet) else load_cards(cards)
+        self.options = options if options is not None else RulesOptions()
+        self.seed = int(seed)
+        self.obs_size = int(module.obs_size(num_players))
+        n, p, o = self.num_games, num_players, self.obs_size
+        self.obs = np.zeros((n, o), dtype=np.float32)
+        self.masks = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.acting = np.zeros(n, dtype=np.int8)
+        self.controller = np.zeros(n, dtype=np.int8)
+        self.final_obs = np.zeros((n, o), dtype=np.float32)
+        self.learner = np.zeros(n, dtype=np.int8)
+        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
+        self.next_opponents[:] = seats_codes(opponents, p)
+        self.scores = np.zeros((n, p), dtype=np.int16)
+        self.winners = np.zeros(n, dtype=np.uint8)
+        self.episode_steps = np.zeros(n, dtype=np.int32)
+        self._actions = np.full(n, -1, dtype=np.int32)
+        buffers = (
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.acting,
+            self.controller,
+            self.final_obs,
+            self.learner,
+            self.next_opponents,
+            self.scores,
+            self.winners,
+            self.episode_steps,
+        )
+        settings = (
+            REWARD_MODES.index(reward),
+            0 if max_turns is None else max_turns,
+            int(bool(autoreset)),
+            -1 if learner_seat == "random" else int(learner_seat),
+        )
+        self.greedy = greedy if greedy is not None else GreedyConfig()
+        self.heuristic = heuristic if heuristic is not None else HeuristicConfig.load()
+        self._batch = module.Batch(
+            core_for(self.cards, self.options),
+            self.num_games,
+            num_players,
+            seed_words(self.seed),
+            buffers,
+            settings,
+            self.greedy.native(),
+            self.heuristic.native(),
+        )
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Bytes of core state per game (the arrays above come on top)."""
+        return int(self._batch.bytes_per_game)
+
+    @property
+    def buffer_bytes_per_game(self) -> int:
+        """Bytes of the arrays above per game."""
+        arrays = (
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.acting,
+            self.controller,
+            self.final_obs,
+            self.learner,
+            self.next_opponents,
+            self.scores,
+            self.winners,
+            self.episode_steps,
+        )
+        return sum(a.nbytes for a in arrays) // self.num_games
+
+    def reset(self) -> None:
+        """Start every slot's first episode and play the bots until a Python seat acts."""
+        self._batch.reset()
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+        """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
+
+        Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
+        any action is illegal; then no game has changed.
+        """
+        if (
+            isinstance(actions, np.ndarray)
+            and actions.dtype == np.int32
+            and actions.flags.c_contiguous
+        ):
+            chosen = actions
+        else:
+            chosen = self._actions
+            values = np.asarray(actions)
+            if values.shape != (self.num_games,):
+                raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
+            if not np.issubdtype(values.dtype, np.integer):
+                raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+            chosen[:] = values
+        if chosen.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {chosen.shape}")
+        try:
+            self._batch.step(chosen)
+        except LookupError as error:
+            game, action, legal = error.args[0]
+            names = [ACTION_NAMES[a] for a in legal]
+            if not legal:
+                why = f"game {game} of the batch is not waiting for a Python seat"
+            elif not 0 <= action < NUM_ACTIONS:
+                why = f"game {game} of the batch: no action has index {action}"
+            else:
+                why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"
+            raise IllegalActionError(action, f"game {game}", legal, names, why) from None
+
+    def queue_opponents(
+        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
+    ) -> None:
+        """The opponents (one per other seat, from the seat after the learner's) of the next
+        episode of each game in ``games``; they take their seats when it starts."""
+        codes = seats_codes(opponents, self.num_players)
+        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
+
+    def observe(
+        self, seats: np.ndarray | Sequence[int], out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The observation of ``seats[i]`` in game ``i`` (``-1``: zeros), float32 (N, obs)."""
+        seats_array = np.ascontiguousarray(seats, dtype=np.int8)
+        if out is None:
+            out = np.empty((self.num_games, self.obs_size), dtype=np.float32)
+        self._batch.observe(seats_array, out)
+        return out
+
+    def game_state(self, game: int) -> GameState:
+        """Game ``game``'s state as a Python :class:`GameState` (for tests and tools)."""
+        words, rng = self._batch.export_game(int(game))
+        return to_python(words, rng, self.cards, self.options)
+
+    def seat_controllers(self, game: int) -> tuple[int, ...]:
+        """The controller codes of game ``game``'s seats this episode."""
+        return tuple(self._batch.controllers(int(game)))
+
+
+def slot_generator(seed: int, slot: int, episode: int, stream: int = 0) -> np.random.Generator:
+    """The generator the batch uses for (slot, episode, stream): 0 deals the game."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(slot, episode, stream)))
+
+
+def play_bot_games(
+    num_players: int,
+    games: Sequence[
+        tuple[np.random.Generator, Sequence[np.random.Generator | None], Sequence[str]]
+    ],
+    *,
+    cards: CardSet | None = None,
+    options: RulesOptions | None = None,
+    greedy: GreedyConfig | None = None,
+    heuristic: HeuristicConfig | None = None,
+    max_steps: int = 20_000,
+) -> list[dict[str, Any]]:
+    """Whole games between native bots: each given by its game generator, one generator per seat
+    (the random bot's) and the bot name per seat. Returns per game: ``over``, ``scores``,
+    ``winners``, ``airships`` (E3's count), ``turns``, ``steps``, ``decisions`` per seat."""
+    from airships_env.native.convert import rng_state
+
+    card_set = cards if cards is not None else load_cards(None)
+    rules = options if options is not None else RulesOptions()
+    packed = [
+        (
+            rng_state(game_rng),
+            tuple(rng_state(r) for r in seat_rngs),
+            tuple(controller_code(name) for name in names),
+        )
+        for game_rng, seat_rngs, names in games
+    ]
+    results = require().play_bot_games(
+        core_for(card_set, rules),
+        check_num_players(num_players),
+        packed,
+        (greedy if greedy is not None else GreedyConfig()).native(),
+        (heuristic if heuristic is not None else HeuristicConfig.load()).native(),
+        max_steps,
+    )
+    return [
+        {
+            "over": bool(over),
+            "scores": list(scores),
+            "winners": [s for s in range(num_players) if winners >> s & 1],
+            "airships": list(airships),
+            "turns": turns,
+            "steps": steps,
+            "decisions": list(decisions),
+        }
+        for over, scores, winners, airships, turns, steps, decisions in results
+    ]

@@ -1,0 +1,831 @@
+/* The CPython binding of the native core: ``airships_env.native._core``.
+ *
+ * Plain C API and the buffer protocol: no build dependency beyond a C compiler and Python's
+ * headers. Every argument from Python is checked here (types, ranges, buffer shapes and dtypes)
+ * and a bad one raises a Python exception; the core itself is never handed anything unchecked.
+ *
+ * Objects:
+ *   Core(card_words, options)       a card set and rules options (shared, immutable)
+ *   Game(core, ...)                 one game: apply, legal actions, observe, odds, bots, views
+ *   Batch(core, ...)                N games stepped in one call with the GIL released (batch.c)
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Core                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+static PyTypeObject CoreType;
+
+static int get_int32_buffer(PyObject *obj, Py_buffer *view, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *format = view->format ? view->format : "B";
+    if (view->itemsize != 4 || (strcmp(format, "i") != 0 && strcmp(format, "<i") != 0 &&
+                                strcmp(format, "=i") != 0 && strcmp(format, "l") != 0)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a buffer of int32, got format '%s'", what, format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int Core_init(CoreObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"card_words", "options", NULL};
+    PyObject *words_obj, *options_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO", keywords, &words_obj, &options_obj)) return -1;
+    Py_buffer view;
+    if (get_int32_buffer(words_obj, &view, "card_words") < 0) return -1;
+    int bad = cards_unpack(&self->cards, (const int32_t *)view.buf, (int)(view.len / 4));
+    PyBuffer_Release(&view);
+    if (bad) {
+        PyErr_Format(PyExc_ValueError,
+                     "the card table does not fit the native core (word %d of %d is out of range)",
+                     bad - 1, CARD_TABLE_WORDS);
+        return -1;
+    }
+    int values[5];
+    if (!PyTuple_Check(options_obj) || PyTuple_GET_SIZE(options_obj) != 5) {
+        PyErr_SetString(PyExc_TypeError, "options must be a tuple of 5 booleans");
+        return -1;
+    }
+    for (int i = 0; i < 5; i++) {
+        values[i] = PyObject_IsTrue(PyTuple_GET_ITEM(options_obj, i));
+        if (values[i] < 0) return -1;
+    }
+    self->options.reveal_after_change_of_era = (uint8_t)values[0];
+    self->options.hindenburg_any_order = (uint8_t)values[1];
+    self->options.engine_bonus_needs_cost_colour = (uint8_t)values[2];
+    self->options.wooden_airship_with_opening_airship = (uint8_t)values[3];
+    self->options.stalemate_ends_game = (uint8_t)values[4];
+    return 0;
+}
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "airships_env.native._core.Core",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_doc = "A card set and rules options for the native core.",
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Helpers                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+static int parse_u32_words(PyObject *seq, uint32_t *out, int max, int *count, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of 32-bit words");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        PyErr_Format(PyExc_ValueError, "%s: at most %d words, got %zd", what, max, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred() || v > 0xFFFFFFFFull) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: word %zd is not 32-bit", what, i);
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (uint32_t)v;
+    }
+    *count = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* A generator's state as numpy's PCG64 dict holds it: (state, inc, has_uint32, uinteger). */
+int rng_from_tuple(PyObject *obj, Rng *rng) {
+    memset(rng, 0, sizeof *rng);
+    if (obj == Py_None) return 0;
+    PyObject *state, *inc;
+    int has_uint32;
+    unsigned long uinteger;
+    if (!PyArg_ParseTuple(obj, "OOik", &state, &inc, &has_uint32, &uinteger)) return -1;
+    PyObject *mask = PyLong_FromUnsignedLongLong(0xFFFFFFFFFFFFFFFFull);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *parts[4] = {NULL, NULL, NULL, NULL};
+    int ok = mask && shift;
+    if (ok) {
+        parts[0] = PyNumber_Rshift(state, shift);
+        parts[1] = parts[0] ? PyNumber_And(state, mask) : NULL;
+        parts[2] = parts[1] ? PyNumber_Rshift(inc, shift) : NULL;
+        parts[3] = parts[2] ? PyNumber_And(inc, mask) : NULL;
+        ok = parts[3] != NULL;
+    }
+    uint64_t values[4] = {0, 0, 0, 0};
+    for (int i = 0; ok && i < 4; i++) {
+        values[i] = PyLong_AsUnsignedLongLong(parts[i]);
+        if (PyErr_Occurred()) ok = 0;
+    }
+    for (int i = 0; i < 4; i++) Py_XDECREF(parts[i]);
+    Py_XDECREF(mask);
+    Py_XDECREF(shift);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad generator state");
+        else PyErr_SetString(PyExc_ValueError, "a generator's state and inc must be 128-bit non-negative integers");
+        return -1;
+    }
+    rng->state_hi = values[0];
+    rng->state_lo = values[1];
+    rng->inc_hi = values[2];
+    rng->inc_lo = values[3];
+    rng->has_uint32 = has_uint32;
+    rng->uinteger = (uint32_t)uinteger;
+    rng->present = 1;
+    return 0;
+}
+
+static PyObject *u128_to_pylong(uint64_t hi, uint64_t lo) {
+    PyObject *high = PyLong_FromUnsignedLongLong(hi), *low = PyLong_FromUnsignedLongLong(lo);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *shifted = high && shift ? PyNumber_Lshift(high, shift) : NULL;
+    PyObject *result = shifted && low ? PyNumber_Or(shifted, low) : NULL;
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(shifted);
+    return result;
+}
+
+PyObject *rng_to_tuple(const Rng *rng) {
+    if (!rng->present) Py_RETURN_NONE;
+    PyObject *state = u128_to_pylong(rng->state_hi, rng->state_lo);
+    PyObject *inc = u128_to_pylong(rng->inc_hi, rng->inc_lo);
+    if (!state || !inc) {
+        Py_XDECREF(state);
+        Py_XDECREF(inc);
+        return NULL;
+    }
+    return Py_BuildValue("NNik", state, inc, (int)rng->has_uint32, (unsigned long)rng->uinteger);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Game                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+typedef struct {
+    PyObject_HEAD
+    CoreObject *core;
+    Game game;
+    ShapeCache *cache;
+} GameObject;
+
+static PyTypeObject GameType;
+
+static GameObject *game_alloc(CoreObject *core) {
+    GameObject *self = PyObject_New(GameObject, &GameType);
+    if (!self) return NULL;
+    self->cache = calloc(1, sizeof(ShapeCache));
+    if (!self->cache) {
+        Py_DECREF(self);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    Py_INCREF(core);
+    self->core = core;
+    memset(&self->game, 0, sizeof self->game);
+    return self;
+}
+
+static void Game_dealloc(GameObject *self) {
+    free(self->cache);
+    Py_XDECREF(self->core);
+    PyObject_Free(self);
+}
+
+static int check_core(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "expected a native Core");
+        return -1;
+    }
+    return 0;
+}
+
+/* new_game(core, num_players, rng_state) -> Game (S1-S6 with that generator) */
+static PyObject *py_new_game(PyObject *module, PyObject *args) {
+    PyObject *core_obj, *rng_obj;
+    int num_players;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OiO", &core_obj, &num_players, &rng_obj)) return NULL;
+    if (check_core(core_obj) < 0) return NULL;
+    if (num_players < MIN_PLAYERS || num_players > MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "num_players must be 2 to 4, got %d", num_players);
+        return NULL;
+    }
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a new game needs a generator");
+        return NULL;
+    }
+    CoreObject *core = (CoreObject *)core_obj;
+    GameObject *self = game_alloc(core);
+    if (!self) return NULL;
+    game_new(&self->game, &core->cards, &core->options, num_players, &rng);
+    return (PyObject *)self;
+}
+
+/* seed_sequence_state(entropy_words, spawn_words) -> (state, inc, 0, 0), numpy's PCG64 seeding */
+static PyObject *py_seed_sequence_state(PyObject *module, PyObject *args) {
+    PyObject *entropy_obj, *spawn_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OO", &entropy_obj, &spawn_obj)) return NULL;
+    uint32_t entropy[56], spawn[8];
+    int n_entropy, n_spawn;
+    if (parse_u32_words(entropy_obj, entropy, 56, &n_entropy, "entropy") < 0) return NULL;
+    if (parse_u32_words(spawn_obj, spawn, 8, &n_spawn, "spawn key") < 0) return NULL;
+    Rng rng;
+    rng_seed_sequence(&rng, entropy, n_entropy, spawn, n_spawn);
+    return rng_to_tuple(&rng);
+}
+
+/* rng_draws(rng_state, kind, count_or_bound) -> (values, new state): the sampler, for tests */
+static PyObject *py_rng_draws(PyObject *module, PyObject *args) {
+    PyObject *rng_obj;
+    unsigned long long bound;
+    int count;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OKi", &rng_obj, &bound, &count)) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present || count < 0 || count > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "need a generator and 0..1e6 draws");
+        return NULL;
+    }
+    PyObject *values = PyList_New(count);
+    if (!values) return NULL;
+    for (int i = 0; i < count; i++) {
+        uint64_t v = bound ? uniform_below(&rng, bound) : rng_next64(&rng);
+        PyList_SET_ITEM(values, i, PyLong_FromUnsignedLongLong(v));
+    }
+    return Py_BuildValue("NN", values, rng_to_tuple(&rng));
+}
+
+static PyObject *Game_clone(GameObject *self, PyObject *unused) {
+    (void)unused;
+    GameObject *copy = game_alloc(self->core);
+    if (!copy) return NULL;
+    copy->game = self->game;
+    return (PyObject *)copy;
+}
+
+static PyObject *Game_legal_actions(GameObject *self, PyObject *unused) {
+    (void)unused;
+    int8_t legal[NUM_ACTIONS];
+    int n = game_legal_list(&self->game, &self->core->cards, &self->core->options, legal);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(legal[i]));
+    return list;
+}
+
+static PyObject *exchange_tuple(const ExchangeMade *x) {
+    if (!x->has) Py_RETURN_NONE;
+    return Py_BuildValue("(iii)(iii)(ii)", x->gave[0], x->gave[1], x->gave[2], x->received[0],
+                         x->received[1], x->received[2], x->gave_fixed_colour, x->gave_fixed_value);
+}
+
+static PyObject *dice_tuple(const int8_t *counts, const int8_t values[3][MAX_ROLLED]) {
+    PyObject *outer = PyTuple_New(3);
+    if (!outer) return NULL;
+    for (int c = 0; c < 3; c++) {
+        PyObject *inner = PyTuple_New(counts[c]);
+        if (!inner) {
+            Py_DECREF(outer);
+            return NULL;
+        }
+        for (int i = 0; i < counts[c]; i++) PyTuple_SET_ITEM(inner, i, PyLong_FromLong(values[c][i]));
+        PyTuple_SET_ITEM(outer, c, inner);
+    }
+    return outer;
+}
+
+/* The compact record as a tuple (airships_env/native/records.py builds the ActionRecord). */
+static PyObject *record_tuple(const Record *r, int num_players) {
+    PyObject *bonuses = PyTuple_New(r->n_bonuses);
+    PyObject *chips = PyTuple_New(r->n_chips);
+    PyObject *reveals = PyTuple_New(r->n_reveals);
+    if (!bonuses || !chips || !reveals) goto fail;
+    for (int b = 0; b < r->n_bonuses; b++)
+        PyTuple_SET_ITEM(bonuses, b, Py_BuildValue("(iii)", r->bonuses[b].kind, r->bonuses[b].colour, r->bonuses[b].amount));
+    for (int c = 0; c < r->n_chips; c++) {
+        const ChipMove *m = &r->chips[c];
+        PyTuple_SET_ITEM(chips, c, Py_BuildValue("(iiiii)", m->player, m->count, m->source, m->destination, m->reason));
+    }
+    for (int v = 0; v < r->n_reveals; v++) {
+        const RevealRec *rv = &r->reveals[v];
+        PyTuple_SET_ITEM(reveals, v, Py_BuildValue("(iii)", rv->card, rv->slot, rv->pushed_out));
+    }
+    PyObject *scores;
+    if (r->game_over) {
+        scores = PyTuple_New(num_players);
+        if (!scores) goto fail;
+        for (int p = 0; p < num_players; p++) PyTuple_SET_ITEM(scores, p, PyLong_FromLong(r->scores[p]));
+    } else {
+        scores = Py_None;
+        Py_INCREF(scores);
+    }
+    PyObject *attempt;
+    if (r->has_attempt) {
+        attempt = Py_BuildValue("(iiNNNiiiN)", r->target_kind, r->target_card, exchange_tuple(&r->exchange),
+                                dice_tuple(r->n_rolled, r->rolled), dice_tuple(r->n_kept, r->kept),
+                                r->dice_sum, r->total, r->needed, bonuses);
+        bonuses = NULL;
+        if (!attempt) {
+            Py_DECREF(scores);
+            goto fail;
+        }
+    } else {
+        attempt = Py_None;
+        Py_INCREF(attempt);
+        Py_CLEAR(bonuses);
+    }
+    return Py_BuildValue("(iiiiiNiiiiNNiiiiiiN)", r->step, r->turn, r->player, r->action, r->phase, attempt,
+                         r->result, r->acquired_kind, r->acquired, r->discarded, chips, reveals,
+                         r->era_changed, r->hindenburg_opened, r->wooden_airship, r->next_player,
+                         r->game_over, (int)r->winners_mask, scores);
+fail:
+    Py_XDECREF(bonuses);
+    Py_XDECREF(chips);
+    Py_XDECREF(reveals);
+    return NULL;
+}
+
+static PyObject *legal_error(GameObject *self, int code, int action) {
+    PyObject *legal = Game_legal_actions(self, NULL);
+    if (!legal) return NULL;
+    PyObject *error = Py_BuildValue("(iiN)", code, action, legal);
+    if (error) PyErr_SetObject(PyExc_LookupError, error);
+    Py_XDECREF(error);
+    return NULL;
+}
+
+/* apply(action, dice=None) -> record tuple; raises LookupError((code, action, legal)) */
+static PyObject *Game_apply(GameObject *self, PyObject *args) {
+    int action;
+    PyObject *dice = Py_None;
+    if (!PyArg_ParseTuple(args, "i|O", &action, &dice)) return NULL;
+    int8_t counts[3] = {0, 0, 0}, faces[3 * MAX_ROLLED];
+    memset(faces, 0, sizeof faces);
+    int forced = dice != Py_None;
+    if (forced) {
+        PyObject *fast = PySequence_Fast(dice, "dice must be three sequences of faces");
+        if (!fast) return NULL;
+        if (PySequence_Fast_GET_SIZE(fast) != 3) {
+            Py_DECREF(fast);
+            return legal_error(self, CORE_BAD_DICE, action);
+        }
+        for (int c = 0; c < 3; c++) {
+            PyObject *inner = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, c), "dice must be three sequences of faces");
+            if (!inner) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            Py_ssize_t n = PySequence_Fast_GET_SIZE(inner);
+            if (n > MAX_ROLLED) {
+                Py_DECREF(inner);
+                Py_DECREF(fast);
+                return legal_error(self, CORE_BAD_DICE, action);
+            }
+            counts[c] = (int8_t)n;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(inner, i));
+                if (v == -1 && PyErr_Occurred()) {
+                    Py_DECREF(inner);
+                    Py_DECREF(fast);
+                    return NULL;
+                }
+                faces[c * MAX_ROLLED + i] = (int8_t)(v < 0 || v > 100 ? 0 : v);
+            }
+            Py_DECREF(inner);
+        }
+        Py_DECREF(fast);
+    }
+    Record record;
+    int code = game_apply(&self->game, &self->core->cards, &self->core->options, action,
+                          forced ? counts : NULL, forced ? faces : NULL, &record);
+    if (code != CORE_OK) return legal_error(self, code, action);
+    return record_tuple(&record, self->game.num_players);
+}
+
+/* The whole state as (words, rng state): airships_env/native/convert.py reads it. */
+PyObject *game_export_tuple(const Game *g) {
+    PyObject *words = PyList_New(0);
+    if (!words) return NULL;
+#define PUT(v)                                        \
+    do {                                              \
+        PyObject *item = PyLong_FromLong((long)(v));  \
+        if (!item || PyList_Append(words, item) < 0) { \
+            Py_XDECREF(item);                         \
+            Py_DECREF(words);                         \
+            return NULL;                              \
+        }                                             \
+        Py_DECREF(item);                              \
+    } while (0)
+    PUT(g->num_players); PUT(g->era); PUT(g->phase); PUT(g->current_player);
+    PUT(g->wooden_airship); PUT(g->hindenburg_open); PUT(g->is_public_view); PUT(g->over);
+    PUT(g->deck_len);
+    for (int i = 0; i < DECK_MAX; i++) PUT(g->deck[i]);
+    for (int i = 0; i < BOARD_SLOTS; i++) PUT(g->board[i]);
+    for (int s = 0; s < NUM_STACKS; s++) {
+        PUT(g->stack_len[s]);
+        for (int i = 0; i < STACK_HEIGHT; i++) PUT(g->stacks[s][i]);
+    }
+    PUT(g->n_left_out);
+    for (int i = 0; i < LEFT_OUT; i++) PUT(g->left_out[i]);
+    PUT(g->n_removed);
+    for (int i = 0; i < NUM_EXPANSIONS; i++) PUT(g->removed[i]);
+    for (int j = 0; j < NUM_PHASES; j++) PUT(g->hindenburg[j]);
+    PUT(g->passed_mask); PUT(g->winners_mask);
+    for (int p = 0; p < MAX_PLAYERS; p++) {
+        const Player *pl = &g->players[p];
+        for (int d = 0; d < NUM_DEPARTMENTS; d++) PUT(pl->slots[d]);
+        PUT(pl->n_airships);
+        for (int a = 0; a < NUM_AIRSHIPS; a++) PUT(pl->airships[a]);
+        PUT(pl->chips_on_board); PUT(pl->chips_supply);
+    }
+    const Pending *pd = &g->pending;
+    PUT(pd->active); PUT(pd->target); PUT(pd->variant); PUT(pd->needed); PUT(pd->dice_sum); PUT(pd->total);
+    PUT(pd->exchange.has);
+    for (int c = 0; c < 3; c++) PUT(pd->exchange.gave[c]);
+    PUT(pd->exchange.gave_fixed_colour); PUT(pd->exchange.gave_fixed_value);
+    for (int c = 0; c < 3; c++) PUT(pd->exchange.received[c]);
+    for (int c = 0; c < 3; c++) {
+        PUT(pd->n_rolled[c]);
+        for (int i = 0; i < MAX_ROLLED; i++) PUT(pd->rolled[c][i]);
+        PUT(pd->n_kept[c]);
+        for (int i = 0; i < MAX_ROLLED; i++) PUT(pd->kept[c][i]);
+    }
+    PUT(pd->n_bonuses);
+    for (int b = 0; b < MAX_RECORD_BONUSES; b++) {
+        PUT(pd->bonuses[b].kind); PUT(pd->bonuses[b].colour); PUT(pd->bonuses[b].amount);
+    }
+    PUT(g->turn); PUT(g->step);
+    for (int p = 0; p < MAX_PLAYERS; p++) PUT(g->final_scores[p]);
+#undef PUT
+    return Py_BuildValue("NN", words, rng_to_tuple(&g->rng));
+}
+
+static PyObject *Game_export(GameObject *self, PyObject *unused) {
+    (void)unused;
+    return game_export_tuple(&self->game);
+}
+
+#define EXPORT_WORDS \
+    (9 + DECK_MAX + BOARD_SLOTS + NUM_STACKS * (1 + STACK_HEIGHT) + 1 + LEFT_OUT + 1 + NUM_EXPANSIONS + NUM_PHASES + 2 + \
+     MAX_PLAYERS * (NUM_DEPARTMENTS + 1 + NUM_AIRSHIPS + 2) + 7 + 8 + 3 * (2 + 2 * MAX_ROLLED) + 1 + 3 * MAX_RECORD_BONUSES + 2 + MAX_PLAYERS)
+
+/* import_state(core, words, rng_state) -> Game; every word is range-checked */
+static PyObject *py_import_state(PyObject *module, PyObject *args) {
+    PyObject *core_obj, *words_obj, *rng_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOO", &core_obj, &words_obj, &rng_obj)) return NULL;
+    if (check_core(core_obj) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(words_obj, "state words must be a sequence of integers");
+    if (!fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != EXPORT_WORDS) {
+        PyErr_Format(PyExc_ValueError, "expected %d state words, got %zd", EXPORT_WORDS, PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return NULL;
+    }
+    long w[EXPORT_WORDS];
+    for (int i = 0; i < EXPORT_WORDS; i++) {
+        w[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (w[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        /* every field is small, except turn and step */
+        if ((w[i] < -128 || w[i] > 127) && i < EXPORT_WORDS - 2 - MAX_PLAYERS) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "state word %d out of range: %ld", i, w[i]);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    GameObject *self = game_alloc((CoreObject *)core_obj);
+    if (!self) return NULL;
+    Game *g = &self->game;
+    int at = 0;
+#define GET() ((int8_t)w[at++])
+    g->num_players = GET(); g->era = GET(); g->phase = GET(); g->current_player = GET();
+    g->wooden_airship = GET(); g->hindenburg_open = GET(); g->is_public_view = GET(); g->over = GET();
+    g->deck_len = GET();
+    for (int i = 0; i < DECK_MAX; i++) g->deck[i] = GET();
+    for (int i = 0; i < BOARD_SLOTS; i++) g->board[i] = GET();
+    for (int s = 0; s < NUM_STACKS; s++) {
+        g->stack_len[s] = GET();
+        for (int i = 0; i < STACK_HEIGHT; i++) g->stacks[s][i] = GET();
+    }
+    g->n_left_out = GET();
+    for (int i = 0; i < LEFT_OUT; i++) g->left_out[i] = GET();
+    g->n_removed = GET();
+    for (int i = 0; i < NUM_EXPANSIONS; i++) g->removed[i] = GET();
+    for (int j = 0; j < NUM_PHASES; j++) g->hindenburg[j] = GET();
+    g->passed_mask = (uint8_t)GET(); g->winners_mask = (uint8_t)GET();
+    for (int p = 0; p < MAX_PLAYERS; p++) {
+        Player *pl = &g->players[p];
+        for (int d = 0; d < NUM_DEPARTMENTS; d++) pl->slots[d] = GET();
+        pl->n_airships = GET();
+        for (int a = 0; a < NUM_AIRSHIPS; a++) pl->airships[a] = GET();
+        pl->chips_on_board = GET(); pl->chips_supply = GET();
+    }
+    Pending *pd = &g->pending;
+    pd->active = GET(); pd->target = GET(); pd->variant = GET();
+    pd->needed = GET(); pd->dice_sum = GET(); pd->total = GET();
+    pd->exchange.has = GET();
+    for (int c = 0; c < 3; c++) pd->exchange.gave[c] = GET();
+    pd->exchange.gave_fixed_colour = GET(); pd->exchange.gave_fixed_value = GET();
+    for (int c = 0; c < 3; c++) pd->exchange.received[c] = GET();
+    for (int c = 0; c < 3; c++) {
+        pd->n_rolled[c] = GET();
+        for (int i = 0; i < MAX_ROLLED; i++) pd->rolled[c][i] = GET();
+        pd->n_kept[c] = GET();
+        for (int i = 0; i < MAX_ROLLED; i++) pd->kept[c][i] = GET();
+    }
+    pd->n_bonuses = GET();
+    for (int b = 0; b < MAX_RECORD_BONUSES; b++) {
+        pd->bonuses[b].kind = GET(); pd->bonuses[b].colour = GET(); pd->bonuses[b].amount = GET();
+    }
+#undef GET
+    g->turn = (int32_t)w[at++];
+    g->step = (int32_t)w[at++];
+    for (int p = 0; p < MAX_PLAYERS; p++) g->final_scores[p] = (int16_t)w[at++];
+    if (rng_from_tuple(rng_obj, &g->rng) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    int bad = game_check(g, &self->core->cards);
+    if (bad) {
+        Py_DECREF(self);
+        PyErr_Format(PyExc_ValueError, "the state breaks an invariant the native core needs (check %d)", bad);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static int get_float_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t need, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *format = view->format ? view->format : "B";
+    if (view->itemsize != 4 || (strcmp(format, "f") != 0 && strcmp(format, "<f") != 0 && strcmp(format, "=f") != 0)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a writable C-contiguous float32 buffer, got format '%s'", what, format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (view->len / 4 < need) {
+        PyErr_Format(PyExc_ValueError, "%s holds %zd floats, needs %zd", what, view->len / 4, need);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* observe(seat, out) writes the observation vector of ``seat`` into a float32 buffer */
+static PyObject *Game_observe(GameObject *self, PyObject *args) {
+    int seat;
+    PyObject *out;
+    if (!PyArg_ParseTuple(args, "iO", &seat, &out)) return NULL;
+    if (seat < 0 || seat >= self->game.num_players) {
+        PyErr_Format(PyExc_ValueError, "seat must be 0..%d, got %d", self->game.num_players - 1, seat);
+        return NULL;
+    }
+    Py_buffer view;
+    if (get_float_buffer(out, &view, obs_size(self->game.num_players), "out") < 0) return NULL;
+    obs_encode(&self->game, &self->core->cards, &self->core->options, self->cache, seat, (float *)view.buf);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+/* attempt_odds(action, player) -> (at_least, chip_decides, with_chip, denominator) or None */
+static PyObject *Game_attempt_odds(GameObject *self, PyObject *args) {
+    int action, player;
+    if (!PyArg_ParseTuple(args, "ii", &action, &player)) return NULL;
+    if (player < 0 || player >= self->game.num_players || action < 0 || action >= NUM_ATTEMPTS) {
+        PyErr_SetString(PyExc_ValueError, "action must be an attempt (0..77) and player a seat");
+        return NULL;
+    }
+    Odds odds;
+    if (!game_attempt_odds(&self->game, &self->core->cards, &self->core->options, self->cache, action, player, &odds))
+        Py_RETURN_NONE;
+    return Py_BuildValue("(kkkk)", (unsigned long)odds.at_least, (unsigned long)odds.chip_decides,
+                         (unsigned long)odds.with_chip, (unsigned long)odds.denominator);
+}
+
+static PyObject *Game_public_view(GameObject *self, PyObject *unused) {
+    (void)unused;
+    GameObject *view = game_alloc(self->core);
+    if (!view) return NULL;
+    game_public_view(&view->game, &self->game, &self->core->cards);
+    return (PyObject *)view;
+}
+
+/* determinize(rng_state) -> (Game, rng_state after the draws) */
+static PyObject *Game_determinize(GameObject *self, PyObject *args) {
+    PyObject *rng_obj;
+    if (!PyArg_ParseTuple(args, "O", &rng_obj)) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "determinize needs a generator");
+        return NULL;
+    }
+    GameObject *sample = game_alloc(self->core);
+    if (!sample) return NULL;
+    game_determinize(&sample->game, &self->game, &self->core->cards, &rng);
+    return Py_BuildValue("NN", sample, rng_to_tuple(&rng));
+}
+
+static int parse_legal(PyObject *legal_obj, int8_t *legal, int *n_legal) {
+    PyObject *fast = PySequence_Fast(legal_obj, "legal actions must be a sequence");
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < 1 || n > NUM_ACTIONS) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "legal actions: 1..83 entries");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((a == -1 && PyErr_Occurred()) || a < 0 || a >= NUM_ACTIONS) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "legal actions must be 0..82");
+            return -1;
+        }
+        legal[i] = (int8_t)a;
+    }
+    *n_legal = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+int parse_greedy_config(PyObject *obj, GreedyConfig *config) {
+    return PyArg_ParseTuple(obj, "ddd", &config->dice_weight, &config->chip_value, &config->extra_turn_threshold) ? 0 : -1;
+}
+
+int parse_heuristic_config(PyObject *obj, HeuristicConfig *c) {
+    return PyArg_ParseTuple(obj, "(ddd)(ddd)dddidddddddddd", &c->turns_base[0], &c->turns_base[1], &c->turns_base[2],
+                            &c->turns_per_airship[0], &c->turns_per_airship[1], &c->turns_per_airship[2],
+                            &c->turns_per_phase, &c->turns_min, &c->dice_weight, &c->value_era,
+                            &c->airship_choice, &c->phase_choice, &c->phase_complete_odds,
+                            &c->chip_turn_fraction, &c->chip_value_min, &c->wooden_airship_value,
+                            &c->extra_turn_min_value, &c->win_value, &c->race_weight, &c->race_scale)
+               ? 0
+               : -1;
+}
+
+/* bot_action(kind, config, legal) -> the bot's choice for the player to act (greedy, heuristic) */
+static PyObject *Game_bot_action(GameObject *self, PyObject *args) {
+    int kind;
+    PyObject *config_obj, *legal_obj;
+    if (!PyArg_ParseTuple(args, "iOO", &kind, &config_obj, &legal_obj)) return NULL;
+    int8_t legal[NUM_ACTIONS];
+    int n_legal;
+    if (parse_legal(legal_obj, legal, &n_legal) < 0) return NULL;
+    if (self->game.phase == GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    int action;
+    if (kind == BOT_GREEDY) {
+        GreedyConfig config;
+        if (parse_greedy_config(config_obj, &config) < 0) return NULL;
+        action = bot_greedy(&self->game, &self->core->cards, &self->core->options, self->cache, &config, legal, n_legal);
+    } else if (kind == BOT_HEURISTIC) {
+        HeuristicConfig config;
+        if (parse_heuristic_config(config_obj, &config) < 0) return NULL;
+        action = bot_heuristic(&self->game, &self->core->cards, &self->core->options, self->cache, &config, legal, n_legal);
+    } else {
+        PyErr_Format(PyExc_ValueError, "unknown bot kind %d", kind);
+        return NULL;
+    }
+    return PyLong_FromLong(action);
+}
+
+/* scores() -> every seat's current score (E2) */
+static PyObject *Game_scores(GameObject *self, PyObject *unused) {
+    (void)unused;
+    int16_t scores[MAX_PLAYERS];
+    game_scores(&self->game, &self->core->cards, scores);
+    PyObject *out = PyTuple_New(self->game.num_players);
+    if (!out) return NULL;
+    for (int p = 0; p < self->game.num_players; p++) PyTuple_SET_ITEM(out, p, PyLong_FromLong(scores[p]));
+    return out;
+}
+
+/* result() -> (final scores, winners mask) once the game is over, else None (E2, E3) */
+static PyObject *Game_result(GameObject *self, PyObject *unused) {
+    (void)unused;
+    if (self->game.phase != GAME_OVER) Py_RETURN_NONE;
+    PyObject *scores = PyTuple_New(self->game.num_players);
+    if (!scores) return NULL;
+    for (int p = 0; p < self->game.num_players; p++)
+        PyTuple_SET_ITEM(scores, p, PyLong_FromLong(self->game.final_scores[p]));
+    return Py_BuildValue("(Ni)", scores, (int)self->game.winners_mask);
+}
+
+static PyObject *Game_get_current_player(GameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.current_player);
+}
+static PyObject *Game_get_phase(GameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.phase);
+}
+static PyObject *Game_get_num_players(GameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.num_players);
+}
+static PyObject *Game_get_turn(GameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.turn);
+}
+static PyObject *Game_get_core(GameObject *self, void *closure) {
+    (void)closure;
+    Py_INCREF(self->core);
+    return (PyObject *)self->core;
+}
+
+static PyMethodDef Game_methods[] = {
+    {"clone", (PyCFunction)Game_clone, METH_NOARGS, "An independent copy."},
+    {"legal_actions", (PyCFunction)Game_legal_actions, METH_NOARGS, "The legal actions, sorted."},
+    {"apply", (PyCFunction)Game_apply, METH_VARARGS, "Apply an action; returns the compact record."},
+    {"export", (PyCFunction)Game_export, METH_NOARGS, "The whole state as (words, rng state)."},
+    {"observe", (PyCFunction)Game_observe, METH_VARARGS, "Write a seat's observation into a float32 buffer."},
+    {"attempt_odds", (PyCFunction)Game_attempt_odds, METH_VARARGS, "Exact odds counts of an attempt."},
+    {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/RULES.md V1)."},
+    {"determinize", (PyCFunction)Game_determinize, METH_VARARGS, "Hidden cards re-dealt with a generator."},
+    {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
+    {"scores", (PyCFunction)Game_scores, METH_NOARGS, "Every seat's current score."},
+    {"result", (PyCFunction)Game_result, METH_NOARGS, "(final scores, winners mask) or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Game_getset[] = {
+    {"current_player", (getter)Game_get_current_player, NULL, "The seat to act.", NULL},
+    {"phase", (getter)Game_get_phase, NULL, "The phase (0 choose target .. 3 game over).", NULL},
+    {"num_players", (getter)Game_get_num_players, NULL, "The number of players.", NULL},
+    {"turn", (getter)Game_get_turn, NULL, "The turn counter.", NULL},
+    {"core", (getter)Game_get_core, NULL, "The card set and options.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "airships_env.native._core.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_dealloc = (destructor)Game_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_methods = Game_methods,
+    .tp_getset = Game_getset,
+    .tp_doc = "One game in the native core (made by new_game or import_state).",
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Module                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+static PyObject *py_obs_size(PyObject *module, PyObject *arg) {
+    (void)module;
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < MIN_PLAYERS || n > MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "num_players must be 2 to 4");
+        return NULL;
+    }
+    return PyLong_FromLong(obs_size((int)n));
+}
+
+static PyMethodDef module_methods[] = {
+    {"new_game", py_new_game, METH_VARARGS, "new_game(core, num_players, rng_state) -> Game"},
+    {"import_state", py_import_state, METH_VARARGS, "import_state(core, words, rng_state) -> Game"},
+    {"seed_sequence_state", py_seed_sequence_state, METH_VARARGS, "PCG64(SeedSequence(...)) state"},
+    {"rng_draws", py_rng_draws, METH_VARARGS, "Draws of the engine's sampler (for tests)."},
+    {"obs_size", py_obs_size, METH_O, "The observation length for a player count."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_core", "The native core of airships-env (see airships_env/native).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    odds_init_tables();
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    if (!module) return NULL;
+    Py_INCREF(&CoreType);
+    Py_INCREF(&GameType);
+    if (PyModule_AddObject(module, "Core", (PyObject *)&CoreType) < 0 ||
+        PyModule_AddObject(module, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddIntConstant(module, "EXPORT_WORDS", EXPORT_WORDS) < 0 ||
+        PyModule_AddIntConstant(module, "CARD_TABLE_WORDS", CARD_TABLE_WORDS) < 0 ||
+        batch_register(module, &CoreType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

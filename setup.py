@@ -1,0 +1,43 @@
+"""The native core's build (everything else about the package is in pyproject.toml).
+
+``airships_env.native._core`` is plain C11 with the CPython C API and the buffer protocol: it
+needs a C compiler and Python's headers, nothing else (no numpy headers, no C++ toolchain, no
+download). ``pip install -e .`` (what ``make venv`` runs) builds it in place.
+"""
+
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+SOURCE = Path("airships_env/native/src")
+
+setup(
+    ext_modules=[
+        Extension(
+            "airships_env.native._core",
+            sources=[
+                str(SOURCE / name)
+                for name in (
+                    "rng.c",
+                    "cards.c",
+                    "odds.c",
+                    "rules.c",
+                    "obs.c",
+                    "bots.c",
+                    "batch.c",
+                    "module.c",
+                )
+            ],
+            depends=[str(SOURCE / "core.h"), str(SOURCE / "binding.h")],
+            extra_compile_args=[
+                "-O2",
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Wno-missing-field-initializers",
+                "-Wno-unused-parameter",
+            ],
+            libraries=["m"],
+        )
+    ]
+)
