@@ -3,6 +3,7 @@
 #   make venv       create .venv and install the project with [env,train,dev] extras and
 #                   the native core (rebuilt whenever airships_env/native/src changes)
 #   make native     rebuild the native core
+#   make test-asan  the native tests against a build with AddressSanitizer and UBSan
 #   make test       fast test suite (excludes tests marked `slow`)
 #   make test-slow  only the `slow` tests
 #   make test-all   everything
@@ -32,7 +33,7 @@ NATIVE_SOURCES := $(wildcard airships_env/native/src/*.c airships_env/native/src
 TORCH_VERSION := 2.13.0
 EXTRAS := env,train,dev
 
-.PHONY: venv native run test test-slow test-all bench lint format clean
+.PHONY: venv native test-asan run test test-slow test-all bench lint format clean
 
 venv: $(STAMP) $(NATIVE_STAMP)
 
@@ -52,6 +53,17 @@ $(NATIVE_STAMP): $(NATIVE_SOURCES) | $(STAMP)
 	touch $(NATIVE_STAMP)
 
 native: $(NATIVE_STAMP)  ## rebuild the native core after editing its C sources
+
+# The native core built with AddressSanitizer and UBSan, and the native tests run against it.
+ASAN_DIR := build/asan
+test-asan: venv
+	mkdir -p $(ASAN_DIR)
+	gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+	    -std=c11 -fPIC -shared -I$$($(VPY) -c "import sysconfig; print(sysconfig.get_paths()['include'])") \
+	    airships_env/native/src/*.c -o $(ASAN_DIR)/_core.so -lm
+	AIRSHIPS_NATIVE_LIBRARY=$(ASAN_DIR)/_core.so ASAN_OPTIONS=detect_leaks=0 \
+	    LD_PRELOAD="$$(gcc -print-file-name=libasan.so) $$(gcc -print-file-name=libubsan.so)" \
+	    $(VPY) -m pytest -p no:cacheprovider tests/native $(ASAN_ARGS)
 
 run: venv
 	$(VPY) scripts/run_main.py

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from airships_env.engine import rules as _rules
-from airships_env.engine.cards import DEPARTMENTS, CardSet, load_cards
+from airships_env.engine.cards import DEPARTMENTS, CardSet, default_cards, load_cards
 from airships_env.engine.model import (
     CHANGE_OF_ERA,
     CHANGE_OF_ERA_ID,
@@ -160,7 +160,13 @@ class GameState:
 
         return {
             "format": STATE_FORMAT,
-            "cards": {"name": cards.name, "digest": cards.digest, "path": cards.path},
+            # The default set is found by its digest, so its path (which depends on where the
+            # package is installed) is not written: a log replays in any checkout.
+            "cards": {
+                "name": cards.name,
+                "digest": cards.digest,
+                "path": None if cards.digest == default_cards().digest else cards.path,
+            },
             "options": self.options.to_dict(),
             "num_players": self.num_players,
             "players": [
@@ -205,6 +211,12 @@ class GameState:
         if cards is None:
             cards = load_cards(None)
             if cards.digest != data["cards"]["digest"]:
+                if data["cards"]["path"] is None:
+                    raise ValueError(
+                        f"the state was made with the default card set of another version "
+                        f"(sha256 {data['cards']['digest'][:12]}), not this one "
+                        f"(sha256 {cards.digest[:12]})"
+                    )
                 cards = load_cards(data["cards"]["path"])
         if cards.digest != data["cards"]["digest"]:
             raise ValueError(

@@ -21,6 +21,9 @@ file; the core re-checks the packed table and never parses a card file itself).
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 from collections import OrderedDict
 from types import ModuleType
 from typing import Any
@@ -44,10 +47,30 @@ from airships_env.native.convert import (
     to_python,
 )
 
+LIBRARY_VARIABLE = "AIRSHIPS_NATIVE_LIBRARY"
+
+
+def _load_core() -> ModuleType:
+    """The extension: the built one, or the file ``$AIRSHIPS_NATIVE_LIBRARY`` names (``make
+    test-asan`` runs the tests against a build with AddressSanitizer and UBSan this way)."""
+    path = os.environ.get(LIBRARY_VARIABLE)
+    if not path:
+        from airships_env.native import _core as module
+
+        return module
+    spec = importlib.util.spec_from_file_location("airships_env.native._core", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{LIBRARY_VARIABLE}={path}: not a loadable extension")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["airships_env.native._core"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 _core: ModuleType | None
 _IMPORT_ERROR: ImportError | None
 try:
-    from airships_env.native import _core
+    _core = _load_core()
 except ImportError as error:  # pragma: no cover - exercised where the extension is not built
     _core, _IMPORT_ERROR = None, error
 else:

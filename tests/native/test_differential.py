@@ -231,3 +231,13 @@ def test_native_bots_choose_as_the_python_bots(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_native_bots_choose_as_the_python_bots_in_many_games(players: int) -> None:
     check_bots_agree(bot_states(players, games=150, seed=9000 + 1000 * players))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_observation_layout_and_bounds_agree(players: int) -> None:
+    from airships_env.native import require
+    from airships_env.observation import observation_high, observation_size
+
+    assert require().obs_size(players) == observation_size(players)
+    high = np.array(require().obs_high(players), dtype=np.float32)
+    assert same_bits(high, observation_high(players))

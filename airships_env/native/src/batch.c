@@ -56,7 +56,6 @@ typedef struct {
     HeuristicConfig heuristic;
     Slot *slots;
     ShapeCache *cache;
-    float *high;
     Py_buffer views[B_COUNT];
     int n_views;
     /* error report of the last step (set without the GIL, raised with it) */
@@ -70,7 +69,6 @@ static void batch_dealloc(BatchObject *self) {
     for (int i = 0; i < self->n_views; i++) PyBuffer_Release(&self->views[i]);
     free(self->slots);
     free(self->cache);
-    free(self->high);
     Py_XDECREF(self->core_obj);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -454,12 +452,10 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwargs) {
             }
     self->slots = calloc((size_t)num_games, sizeof(Slot));
     self->cache = calloc(1, sizeof(ShapeCache));
-    self->high = malloc(sizeof(float) * (size_t)self->obs_size);
-    if (!self->slots || !self->cache || !self->high) {
+    if (!self->slots || !self->cache) {
         PyErr_NoMemory();
         return -1;
     }
-    obs_high(num_players, self->high);
     return 0;
 }
 

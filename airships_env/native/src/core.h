@@ -293,8 +293,10 @@ void game_determinize(Game *sample, const Game *game, const Cards *cards, Rng *r
 int game_check(const Game *game, const Cards *cards);
 
 /* -- observations ------------------------------------------------------------------------- */
-int obs_size(int num_players);
+int obs_size(int num_players); /* 985 + 250 * num_players */
 void obs_high(int num_players, float *out);
+void obs_init_tables(void);
+const float *obs_high_table(int num_players);
 void obs_encode(const Game *game, const Cards *cards, const Options *options, ShapeCache *cache,
                 int seat, float *out);
 

@@ -798,12 +798,29 @@ static PyObject *py_obs_size(PyObject *module, PyObject *arg) {
     return PyLong_FromLong(obs_size((int)n));
 }
 
+static PyObject *py_obs_high(PyObject *module, PyObject *arg) {
+    (void)module;
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < MIN_PLAYERS || n > MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "num_players must be 2 to 4");
+        return NULL;
+    }
+    const float *high = obs_high_table((int)n);
+    int size = obs_size((int)n);
+    PyObject *out = PyList_New(size);
+    if (!out) return NULL;
+    for (int i = 0; i < size; i++) PyList_SET_ITEM(out, i, PyFloat_FromDouble(high[i]));
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"new_game", py_new_game, METH_VARARGS, "new_game(core, num_players, rng_state) -> Game"},
     {"import_state", py_import_state, METH_VARARGS, "import_state(core, words, rng_state) -> Game"},
     {"seed_sequence_state", py_seed_sequence_state, METH_VARARGS, "PCG64(SeedSequence(...)) state"},
     {"rng_draws", py_rng_draws, METH_VARARGS, "Draws of the engine's sampler (for tests)."},
     {"obs_size", py_obs_size, METH_O, "The observation length for a player count."},
+    {"obs_high", py_obs_high, METH_O, "The observation's upper bounds for a player count."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -814,6 +831,7 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     odds_init_tables();
+    obs_init_tables();
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
     PyObject *module = PyModule_Create(&module_def);
     if (!module) return NULL;

@@ -58,8 +58,8 @@ void obs_high(int n, float *out) {
         at += 2;
         fill(out, at, NUM_AIRSHIPS + 1, 1.0f); /* airships, hindenburg_phases */
         at += NUM_AIRSHIPS + 1;
-        fill(out, at, 5, OPEN_HIGH); /* score, score_parts */
-        at += 5;
+        fill(out, at, 4, OPEN_HIGH); /* score, score_parts */
+        at += 4;
         fill(out, at, 1, OPEN_HIGH); /* tie_break */
         at += 1;
     }
@@ -153,6 +153,8 @@ static void company(const Game *game, const Cards *cards, int player, float *out
     out[at++] = (float)(parts[2] / SCORE_SCALE);
     out[at++] = (float)((p->n_airships + phases) / TIE_BREAK_SCALE);
 }
+
+const float *obs_high_table(int num_players);
 
 void obs_encode(const Game *game, const Cards *cards, const Options *options, ShapeCache *cache,
                 int seat, float *out) {
@@ -259,8 +261,16 @@ void obs_encode(const Game *game, const Cards *cards, const Options *options, Sh
         out[at + 2] = (float)(pd->total / TARGET_SCALE);
         out[at + 3] = (float)(pd->needed / TARGET_SCALE);
     }
-    float high[4000];
-    obs_high(n, high);
+    const float *high = obs_high_table(n);
     for (int i = 0; i < size; i++)
         if (out[i] > high[i]) out[i] = high[i];
 }
+
+/* The upper bounds by player count, computed once (odds_init_tables runs it at import). */
+static float high_tables[MAX_PLAYERS + 1][985 + 250 * MAX_PLAYERS];
+
+void obs_init_tables(void) {
+    for (int n = MIN_PLAYERS; n <= MAX_PLAYERS; n++) obs_high(n, high_tables[n]);
+}
+
+const float *obs_high_table(int num_players) { return high_tables[num_players]; }
