@@ -1,11 +1,12 @@
 # airships-env developer tasks.
 #
-#   make venv       create .venv and install the project with [env,train,dev] extras
+#   make venv       create .venv and install the project with [env,train,web,dev] extras
 #   make test       fast test suite (excludes tests marked `slow`)
 #   make test-slow  only the `slow` tests
 #   make test-all   everything
 #   make run        the main job (scripts/run_main.py)
 #   make bench      benchmarks (scripts/bench.py)
+#   make serve      the web app on http://127.0.0.1:8000 (airships serve)
 #   make lint       ruff check + ruff format --check + mypy
 #   make format     ruff format + ruff check --fix
 #   make clean      remove .venv and caches
@@ -25,9 +26,9 @@ STAMP := $(VENV)/.installed
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
-EXTRAS := env,train,dev
+EXTRAS := env,train,web,dev
 
-.PHONY: venv run test test-slow test-all bench lint format clean
+.PHONY: venv run test test-slow test-all bench serve lint format clean
 
 venv: $(STAMP)
 
@@ -56,6 +57,9 @@ test-all: venv
 
 bench: venv
 	$(VPY) scripts/bench.py
+
+serve: venv
+	$(VENV)/bin/airships serve
 
 lint: venv
 	$(VPY) -m ruff check .

@@ -238,9 +238,9 @@ class WebApp:
         self.templates = _templates()
 
     # -- responses ----------------------------------------------------------------------------
-    def page(self, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def page(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         """A rendered template."""
-        html = self.templates.get_template(name).render(**context)
+        html = self.templates.get_template(template).render(**context)
         return HTMLResponse(html, status_code=status_code)
 
     def error(self, request: Request, exc: GameError) -> Response:
