@@ -81,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
         from agents.web import create_app
     except ImportError as exc:
         raise CLIError(
-            f"airships serve needs the web extra ({exc.name} is missing): "
-            f"pip install -e '.[web]'"
+            f"airships serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
         ) from exc
     if args.port > 65535:
         raise UsageError(f"--port must be 0 to 65535, got {args.port}")

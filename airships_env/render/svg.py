@@ -479,17 +479,14 @@ def company_svg(
         f'fill="{_c(colour)}"/>'
     )
     name = player_label(labels, player) + (" (you)" if you == player and labels is None else "")
+    if len(name) > 18:
+        name = name[:17] + "…"
     x = svg.text(10, 17, name, 17, DARK_TEXT, bold=True) + 8
     if acting:
         svg.add(f'<polygon points="{x:g},9 {x + 13:g},17 {x:g},25" fill="{_c(DARK_TEXT)}"/>')
         x += 18
     if state.winners is not None and player in state.winners:
-        x = svg.text(x, 17, "WINNER", 15, DARK_TEXT, bold=True) + 8
-    if state.wooden_airship == player:
-        svg.add('<g class="wooden-airship"><title>the wooden airship: +1 on every roll</title>')
-        svg.wooden_airship(x + 6, 10)
-        svg.text(x + 44, 17, "+1", 14, DARK_TEXT, bold=True)
-        svg.add("</g>")
+        svg.text(x, 17, "WINNER", 14, DARK_TEXT, bold=True)
     parts = score_parts(state, player)
     svg.text(w - 10, 17, f"{sum(parts.values())} VP", 18, DARK_TEXT, bold=True, anchor="end")
 
@@ -513,20 +510,21 @@ def company_svg(
     mid = y + 9
     x = svg.text(10, mid, "chips", 13, MUTED) + 6
     for _ in range(company.chips_on_board):
-        svg.chip(x + 8, mid, 8, True)
-        x += 19
+        svg.chip(x + 8, mid, 7.5, True)
+        x += 18
     for _ in range(company.chips_supply):
-        svg.chip(x + 8, mid, 8, False)
-        x += 19
+        svg.chip(x + 8, mid, 7.5, False)
+        x += 18
     marks = state.hindenburg.count(player)  # T6: a chip marks each completed phase
     for _ in range(marks):
         svg.add(
-            f'<circle cx="{x + 8:g}" cy="{mid:g}" r="8" fill="{_c(HINDENBURG_HEAD)}" '
-            f'stroke="{_c(colour)}" stroke-width="2"/>'
+            f'<circle cx="{x + 8:g}" cy="{mid:g}" r="7.5" fill="{_c(HINDENBURG_HEAD)}" '
+            f'stroke="{_c(colour)}" stroke-width="2"><title>a chip on the Hindenburg</title></circle>'
         )
-        x += 19
-    counts = f"{company.chips_on_board} board · {company.chips_supply} supply"
-    svg.text(x + 6, mid, counts + (f" · {marks} H" if marks else ""), 13, TEXT)
+        x += 18
+    svg.text(
+        x + 6, mid, f"{company.chips_on_board} board · {company.chips_supply} supply", 13, TEXT
+    )
 
     y += 28
     mid = y + 14
@@ -535,7 +533,13 @@ def company_svg(
     count = len(company.airships) + len(phases)
     if not count:
         svg.text(x, mid, "none", 13, MUTED)
-    pitch = min(32, (w - 10 - x) / max(count, 1))
+    wooden = state.wooden_airship == player
+    if wooden:
+        svg.add('<g class="wooden-airship"><title>the wooden airship: +1 on every roll</title>')
+        svg.wooden_airship(w - 66, mid - 7)
+        svg.text(w - 28, mid, "+1", 15, TEXT, bold=True)
+        svg.add("</g>")
+    pitch = min(32, (w - 10 - (72 if wooden else 0) - x) / max(count, 1))
     for airship_index in company.airships:
         airship = cards.airships[airship_index]
         svg.add(f"<g><title>{escape(airship.id)}: {airship.stars} VP</title>")

@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("jinja2")
 
-from agents.web import create_app  # noqa: E402
-from tests.cli.conftest import cli  # noqa: E402, F401 - the `airships` command in-process
+from agents.web import create_app
+from tests.cli.conftest import cli  # noqa: F401 - the `airships` command in-process
 
 REQUIRE_BROWSER = os.environ.get("AIRSHIPS_REQUIRE_BROWSER", "") not in ("", "0")
 BROWSER_ARGS = [
