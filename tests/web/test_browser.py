@@ -40,10 +40,15 @@ def click_a_legal_button(page, index: int) -> None:
     )
 
 
-def play_to_the_end(page, reload_after: int | None = None, limit: int = 400) -> int:
-    """Click legal buttons until the game-over panel shows; returns the number of clicks."""
+def play_to_the_end(
+    page, reload_after: int | None = None, shot: Path | None = None, limit: int = 400
+) -> int:
+    """Click legal buttons until the game-over panel shows; returns the number of clicks.
+    ``reload_after`` clicks the page is reloaded, and ``shot`` taken after 8 clicks."""
     clicks = 0
     while next_state(page) == "choose":
+        if shot is not None and clicks == 8:
+            page.screenshot(path=str(shot))
         to_act = page.get_by_test_id("to-act")
         assert to_act.count() == 1
         click_a_legal_button(page, clicks)
@@ -61,10 +66,9 @@ def test_two_players_against_heuristic_with_a_reload(browser, server, screenshot
     page.goto(f"{server.url}/play?players=2&opponents=heuristic&seat=0&seed=7")
     assert "/game/web-7" in page.url
     next_state(page)
-    page.screenshot(path=str(screenshots / "web_game_1280.png"))
     seat = page.get_by_test_id("to-act").get_attribute("data-seat")
     assert seat == "0"
-    clicks = play_to_the_end(page, reload_after=5)
+    clicks = play_to_the_end(page, reload_after=5, shot=screenshots / "web_game_1280.png")
     assert clicks > 5
     over = page.get_by_test_id("game-over")
     assert "Game over" in over.inner_text()
@@ -79,9 +83,7 @@ def test_four_players_against_bots_on_a_phone(browser, server, screenshots: Path
     """A 4-player game against three different bots on a phone-sized screen."""
     page = browser.new_page(viewport=PHONE)
     page.goto(f"{server.url}/play?players=4&opponents=random,greedy,heuristic&seat=2&seed=21")
-    next_state(page)
-    page.screenshot(path=str(screenshots / "web_game_390.png"))
-    clicks = play_to_the_end(page)
+    clicks = play_to_the_end(page, shot=screenshots / "web_game_390.png")
     assert clicks > 3
     assert page.get_by_test_id("game-over").locator("tr[data-score]").count() == 4
     page.close()
