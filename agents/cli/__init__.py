@@ -38,7 +38,7 @@ from agents.cli.common import (
 
 __all__ = ["main"]
 
-NATIVE = ("play", "replay", "serve", "cards")
+NATIVE = ("play", "replay", "cards", "serve")
 # Commands whose module's main(argv) parses its own arguments, with their one-line summaries
 # (kept here so that ``airships --help`` imports none of them: train imports torch).
 FORWARDED = {

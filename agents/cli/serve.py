@@ -26,6 +26,11 @@ examples:
   airships serve                          # http://127.0.0.1:8000
   airships serve --port 8080 --games my-games --results results
   open http://127.0.0.1:8000/play?players=2&opponents=heuristic&seat=0&seed=7
+
+errors (one line):
+  airships serve needs the web extra (starlette is missing): pip install -e '.[web]'
+  DIR: cannot create the games folder: ...
+  [Errno 98] address already in use                     (another server on --port)
 """
 
 
