@@ -147,3 +147,20 @@ def test_a_refused_action_shows_why(browser, server) -> None:
     page.wait_for_selector("#flash:not([hidden])", timeout=TIMEOUT_MS)
     assert "stale" in page.locator("#flash").inner_text()
     page.close()
+
+
+def test_new_game_form(browser, server) -> None:
+    """The home page's form starts a game with the chosen seat and opponents."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(server.url)
+    page.select_option("select[name=players]", "3")
+    assert page.locator("[data-opponent='3']").is_hidden()
+    page.select_option("select[name=seat]", "1")
+    page.fill("input[name=opponent1]", "random")
+    page.fill("input[name=opponent2]", "greedy")
+    page.fill("input[name=seed]", "12")
+    page.click("form.new-game button[type=submit]")
+    page.wait_for_url("**/game/web-12")
+    next_state(page)
+    assert "P1 (you)" in page.content()
+    page.close()

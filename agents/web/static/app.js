@@ -75,6 +75,22 @@
         load("?" + new URLSearchParams(new FormData(form)).toString());
       });
     });
+    // The new-game form shows as many opponents and seats as there are players.
+    const players = document.querySelector("select[data-players]");
+    if (players) {
+      const update = function () {
+        const n = Number(players.value);
+        document.querySelectorAll("[data-opponent]").forEach(function (label) {
+          label.hidden = Number(label.dataset.opponent) > n - 1;
+        });
+        document.querySelectorAll("select[name=seat] option").forEach(function (option) {
+          option.disabled = Number(option.value) >= n;
+          if (option.disabled && option.selected) option.parentElement.value = "0";
+        });
+      };
+      players.addEventListener("change", update);
+      update();
+    }
     // Hovering a choice rings its place on the board.
     document.querySelectorAll("[data-action][data-target]").forEach(function (button) {
       const places = document.querySelectorAll('svg [data-target="' + button.dataset.target + '"]');
