@@ -1,6 +1,6 @@
 # airships-env developer tasks.
 #
-#   make venv       create .venv and install the project with [env,train,dev] extras and
+#   make venv       create .venv and install the project with [env,train,web,dev] extras and
 #                   the native core (rebuilt whenever airships_env/native/src changes)
 #   make native     rebuild the native core
 #   make test-asan  the native tests against a build with AddressSanitizer and UBSan
@@ -9,6 +9,7 @@
 #   make test-all   everything
 #   make run        the main job (scripts/run_main.py)
 #   make bench      benchmarks (scripts/bench.py)
+#   make serve      the web app on http://127.0.0.1:8000 (airships serve)
 #   make lint       ruff check + ruff format --check + mypy
 #   make format     ruff format + ruff check --fix
 #   make clean      remove .venv and caches
@@ -31,9 +32,9 @@ NATIVE_SOURCES := $(wildcard airships_env/native/src/*.c airships_env/native/src
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
-EXTRAS := env,train,dev
+EXTRAS := env,train,web,dev
 
-.PHONY: venv native test-asan run test test-slow test-all bench lint format clean
+.PHONY: venv native test-asan run test test-slow test-all bench serve lint format clean
 
 venv: $(STAMP) $(NATIVE_STAMP)
 
@@ -79,6 +80,9 @@ test-all: venv
 
 bench: venv
 	$(VPY) scripts/bench.py
+
+serve: venv
+	$(VENV)/bin/airships serve
 
 lint: venv
 	$(VPY) -m ruff check .

@@ -4,6 +4,7 @@ Subcommands:
 
 - ``play``: a person at the terminal against bots or trained policies (:mod:`.play`);
 - ``replay``: step through a saved game, or render it as a GIF / PNG frames (:mod:`.replay`);
+- ``serve``: the web app: play in the browser, replays, tournament results (:mod:`.serve`);
 - ``cards``: print or validate a card file (:mod:`.cards`);
 - ``arena``, ``tournament``, ``train``, ``evaluate``, ``bench``: each module's ``main(argv)``
   (which the matching shim in ``scripts/`` also runs) gets every argument and shows its own
@@ -37,7 +38,7 @@ from agents.cli.common import (
 
 __all__ = ["main"]
 
-NATIVE = ("play", "replay", "cards")
+NATIVE = ("play", "replay", "cards", "serve")
 # Commands whose module's main(argv) parses its own arguments, with their one-line summaries
 # (kept here so that ``airships --help`` imports none of them: train imports torch).
 FORWARDED = {

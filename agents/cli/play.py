@@ -12,7 +12,8 @@ generators and are shown every decision they took in the log again (their answer
 the logged actions), which brings their generators and any state they keep to exactly where
 they were. A resumed game therefore continues exactly as the uninterrupted one would have.
 A bot whose answers depend on the clock (a time budget) may answer differently; then the log
-wins and a note says so.
+wins and a note says so. This is :mod:`agents.session`, which the web app (``airships serve``)
+shares: a game started in the browser resumes here, and the other way round.
 """
 
 from __future__ import annotations
@@ -25,18 +26,24 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-import numpy as np
-
 from agents.cli.common import (
     CLIError,
     UsageError,
     add_no_color,
     make_console,
     make_policy,
-    meta_agents,
     non_negative_int,
     player_labels,
     split_agent_specs,
+)
+from agents.session import (
+    PLAY_TOOL,
+    fresh_seed,
+    game_meta,
+    make_bots,
+    restore,
+    saved_settings,
+    seat_agents,
 )
 from airships_env.engine import (
     ACTION_NAMES,
@@ -56,8 +63,7 @@ if TYPE_CHECKING:
 
     from airships_env.policy import Policy
 
-TOOL = "airships play"
-HUMAN = "human"
+TOOL = PLAY_TOOL
 QUIT_WORDS = ("q", "quit", "exit")
 DEFAULT_OPPONENTS = "heuristic"
 
@@ -184,32 +190,6 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 # Setting up
 # ---------------------------------------------------------------------------------------------
-def bot_generator(seed: int, num_players: int, seat: int) -> np.random.Generator:
-    """The generator of the bot at ``seat``: its own stream, never the game's."""
-    return np.random.default_rng(np.random.SeedSequence(seed).spawn(num_players)[seat])
-
-
-def fresh_seed() -> int:
-    """A new seed from OS entropy, short enough for a file name."""
-    return int(np.random.SeedSequence().generate_state(1)[0])
-
-
-def seat_agents(opponents: Sequence[str], num_players: int, seat: int) -> list[str]:
-    """The agent spec of every seat: the person at ``seat``, the opponents (cycled) elsewhere."""
-    others = [opponents[i % len(opponents)] for i in range(num_players - 1)]
-    return [*others[:seat], HUMAN, *others[seat:]]
-
-
-def make_bots(agents: Sequence[str], seed: int) -> dict[int, Policy]:
-    """The bots of every non-human seat, reset with their own generators."""
-    bots: dict[int, Policy] = {}
-    for seat, spec in enumerate(agents):
-        if spec != HUMAN:
-            bots[seat] = make_policy(spec)
-            bots[seat].reset(seat, len(agents), bot_generator(seed, len(agents), seat))
-    return bots
-
-
 def new_session(args: argparse.Namespace) -> PlaySession:
     """A new game from the command line's options."""
     try:
@@ -233,7 +213,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         )
     seed = args.seed if args.seed is not None else fresh_seed()
     agents = seat_agents(opponents, num_players, seat)
-    bots = make_bots(agents, seed)
+    bots = make_bots(agents, seed, make_policy)
     log_path: Path = args.log if args.log is not None else Path(f"airships-game-{seed}.jsonl")
     if log_path.exists() and not args.overwrite:
         raise UsageError(
@@ -244,9 +224,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         state = new_game(num_players, seed=seed, cards=args.cards)
     except CardDataError as exc:
         raise CLIError(str(exc)) from exc
-    from airships_env import __version__
-
-    log = GameLog.start(state, tool=TOOL, version=__version__, seed=seed, seat=seat, agents=agents)
+    log = GameLog.start(state, **game_meta(TOOL, seed, seat, agents))
     try:
         handle = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:
@@ -263,47 +241,29 @@ def resume_session(path: Path, console: Console) -> PlaySession:
         replay(log)  # checks every record; a bad line raises LogError naming it
     except LogError as exc:
         raise UsageError(str(exc)) from exc
-    meta = log.meta
-    num_players = log.initial_state.get("num_players")
-    agents = meta_agents(meta, num_players) if isinstance(num_players, int) else None
-    seed, seat = meta.get("seed"), meta.get("seat")
-    if (
-        meta.get("tool") != TOOL
-        or agents is None
-        or not isinstance(seed, int)
-        or not isinstance(seat, int)
-        or agents[seat] != HUMAN
-    ):
+    settings = saved_settings(log)
+    if settings is None:
         raise UsageError(
             f"{path}: not a game saved by '{TOOL}' (its header does not record "
             f"the seed, your seat and the opponents)"
         )
-    bots = make_bots(agents, seed)
-    state = GameState.from_dict(log.initial_state)
-    if state.rng is None:
-        raise UsageError(f"{path}: line 1: the initial state has no random generator")
-    from airships_env.policy import Decision
-
+    seat, agents = settings.seat, settings.agents
+    bots = make_bots(agents, settings.seed, make_policy)
     bot_decisions = sum(record.player in bots for record in log.records)
     if bot_decisions:
         console.print(
             f"restoring the bots: showing them their {bot_decisions} earlier decisions again..."
         )
-    diverged: set[int] = set()
-    for record in log.records:
-        bot = bots.get(record.player)
-        if (
-            bot is not None
-            and record.player not in diverged
-            and bot.act(Decision.from_state(state)) != record.action
-        ):
-            diverged.add(record.player)
-        state.apply_action(record.action)  # the restored generator rolls the logged dice
-    for player in sorted(diverged):
+    try:
+        restored = restore(log, bots)
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from exc
+    for player in sorted(restored.diverged):
         console.print(
             f"note: {agents[player]} at seat {player} did not repeat its logged "
             f"moves (not deterministic?); the game continues from the log"
         )
+    state = restored.state
     try:
         handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:

@@ -21,7 +21,6 @@ from rich.table import Table
 from rich.text import Text
 
 from airships_env.engine import (
-    BUY_EXTRA_TURN,
     CHIP_DECISION,
     END_TURN,
     GAME_OVER,
@@ -33,7 +32,6 @@ from airships_env.engine import (
     ActionRecord,
     ExchangeMade,
     GameState,
-    action_name,
     attempt_odds,
     attempt_target,
     attempt_variant,
@@ -42,12 +40,13 @@ from airships_env.engine import (
     target_card,
     target_name,
 )
-from airships_env.engine.actions import FIRST_PHASE_TARGET, FIRST_STACK_TARGET, SLOTS_PER_ROW
-from airships_env.engine.cards import ANY, COLOURS, DEPARTMENTS, DiceCounts, Expansion
+from airships_env.engine import text as words
+from airships_env.engine.actions import FIRST_STACK_TARGET, SLOTS_PER_ROW
+from airships_env.engine.cards import COLOURS, DEPARTMENTS, DiceCounts, Expansion
 from airships_env.engine.rules import airship_count
-from airships_env.engine.state import CHANGE_OF_ERA_ID, EMPTY, EXTRA_TURN_PRICE
+from airships_env.engine.state import EMPTY
+from airships_env.engine.text import COLOUR_LETTERS, STAR, deck_text
 
-COLOUR_LETTERS = ("W", "R", "B")
 # A die is a box in its colour; black dice are drawn dark grey so they show on dark terminals.
 DIE_STYLES = (
     "bold black on bright_white",
@@ -57,13 +56,18 @@ DIE_STYLES = (
 LETTER_STYLES = ("bold bright_white", "bold red", "bold grey50")
 DEPARTMENT_STYLES = ("medium_purple1", "gold1", "tan", "dark_orange", "green3", "steel_blue1")
 PLAYER_STYLES = ("bold hot_pink", "bold deep_sky_blue1", "bold chartreuse3", "bold orchid")
+EVENT_STYLES = {
+    "acquired": "bold",
+    "hindenburg": "bold magenta",
+    "era": "bold cyan",
+    "game over": "bold",
+}
 RESULT_STYLES = {
     "success": "bold green",
     "failure": "bold red",
     "chip decision": "bold yellow",
     "passed": "dim",
 }
-STAR = "★"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -80,55 +84,44 @@ def cost_text(cost: DiceCounts) -> Text:
     return text if text else Text("-")
 
 
-def exchange_text(exchange: ExchangeMade) -> Text:
-    """An exchange made (T3): '2R→1B', or '1R+<3>→1B' when the fixed die (here a red 3) goes."""
-    text = cost_text(exchange.gave) if any(exchange.gave) else Text()
-    for colour, value in exchange.gave_fixed:
-        if text:
-            text.append("+")
-        text.append(f"<{value}>", DIE_STYLES[colour])
-    return text.append("→").append(cost_text(exchange.received))
-
-
-def effect_text(expansion: Expansion) -> Text:
-    """What an expansion gives its owner: 'dice +1W', '+2 chips', 'fixed R4', '+1 any'..."""
+def tokens_text(tokens: Sequence[words.Token]) -> Text:
+    """Text tokens of :mod:`airships_env.engine.text` styled: dice in their colours."""
     text = Text()
-
-    def part(*pieces: Text | str) -> None:
-        if text:
-            text.append(", ")
-        for piece in pieces:
-            text.append(piece)
-
-    if any(expansion.dice):
-        part("dice +", cost_text(expansion.dice))
-    if expansion.chips:
-        part(f"+{expansion.chips} chip{'s' if expansion.chips > 1 else ''}")
-    if expansion.fixed_die is not None:
-        fixed = expansion.fixed_die
-        part("fixed ", die_text(fixed.value, fixed.colour, "fixed"))
-    for bonus in expansion.engine_bonuses:
-        colour = "any" if bonus.colour == ANY else COLOUR_LETTERS[bonus.colour]
-        part(f"+{bonus.amount} {colour}")
-    if expansion.exchange is not None:
-        part(
-            "exchange ", cost_text(expansion.exchange.give), "→", cost_text(expansion.exchange.get)
-        )
+    for token in tokens:
+        if isinstance(token, words.Dice):
+            text.append(cost_text(token.counts))
+        elif isinstance(token, words.Die):
+            if token.value is None or token.kind == words.COLOUR:
+                text.append(COLOUR_LETTERS[token.colour], LETTER_STYLES[token.colour])
+            else:
+                text.append(die_text(token.value, token.colour, token.kind))
+        else:
+            text.append(token)
     return text
 
 
-def die_text(value: int, colour: int, kind: str = "kept") -> Text:
+def exchange_text(exchange: ExchangeMade) -> Text:
+    """An exchange made (T3): '2R→1B', or '1R+<3>→1B' when the fixed die (here a red 3) goes."""
+    return tokens_text(words.exchange_made_parts(exchange))
+
+
+def effect_text(expansion: Expansion) -> Text:
+    """What an expansion gives its owner: 'dice +1W', '+2 chips', 'fixed <4>', '+1 any'..."""
+    return Text(", ").join(tokens_text(part) for part in words.effect_parts(expansion))
+
+
+def die_text(value: int, colour: int, kind: str = words.KEPT) -> Text:
     """One die: ``[3]`` kept, ``(3)`` rolled but not kept, ``<3>`` fixed; styled by colour."""
-    if kind == "kept":
+    if kind == words.KEPT:
         return Text(f"[{value}]", DIE_STYLES[colour])
-    if kind == "fixed":
+    if kind == words.FIXED:
         return Text(f"<{value}>", DIE_STYLES[colour] + " underline")
     return Text(f"({value})", "dim")
 
 
 def stars_text(stars: int) -> Text:
     """'★3' (nothing for 0)."""
-    return Text(f"{STAR}{stars}", "bold yellow") if stars else Text("")
+    return Text(words.stars_text(stars), "bold yellow")
 
 
 def player_text(labels: Sequence[str], player: int) -> Text:
@@ -136,49 +129,17 @@ def player_text(labels: Sequence[str], player: int) -> Text:
     return Text(labels[player], PLAYER_STYLES[player % len(PLAYER_STYLES)])
 
 
-def split_kept(rolled: Sequence[int], kept: Sequence[int]) -> tuple[list[bool], list[int]]:
-    """Which rolled dice count, and the counted values no rolled die explains (fixed dice)."""
-    used = [False] * len(rolled)
-    fixed: list[int] = []
-    for value in kept:
-        for i, face in enumerate(rolled):
-            if not used[i] and face == value:
-                used[i] = True
-                break
-        else:
-            fixed.append(value)
-    return used, fixed
-
-
 def roll_text(rolled: Sequence[Sequence[int]], kept: Sequence[Sequence[int]]) -> Text:
     """The dice of one attempt by colour: 'white [3] (1)  red [5] <6>'."""
     text = Text()
-    for colour, (faces, counted) in enumerate(zip(rolled, kept, strict=True)):
-        if not faces and not counted:
-            continue
-        used, fixed = split_kept(faces, counted)
+    for group in words.roll_groups(rolled, kept):
         if text:
             text.append("  ")
-        text.append(COLOURS[colour], LETTER_STYLES[colour])
-        for face, is_kept in zip(faces, used, strict=True):
+        text.append(COLOURS[group.colour], LETTER_STYLES[group.colour])
+        for die in group.dice:
             text.append(" ")
-            text.append(die_text(face, colour, "kept" if is_kept else "dropped"))
-        for value in fixed:
-            text.append(" ")
-            text.append(die_text(value, colour, "fixed"))
+            text.append(die_text(die.value or 0, group.colour, die.kind))
     return text
-
-
-def deck_text(state: GameState) -> str:
-    """The deck's size and, in Era 1, how many cards lie above the Change of Era card.
-
-    Public: the backs of the eras' cards differ (the rendering says the same).
-    """
-    size = len(state.deck)
-    if state.era == 1 and size:
-        before = max(size - len(state.cards.expansions_of_era(2)) - 1, 0)
-        return f"{size} cards ({before} before the Change of Era)"
-    return f"{size} cards"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,12 +266,9 @@ def companies_table(state: GameState, labels: Sequence[str]) -> Table:
         for colour, value in pool.fixed:
             dice.append(" ").append(die_text(value, colour, "fixed"))
         for bonus in pool.engine_bonuses:
-            colour_name = "any" if bonus.colour == ANY else COLOUR_LETTERS[bonus.colour]
-            dice.append(f"\n+{bonus.amount} {colour_name}")
+            dice.append("\n").append(tokens_text(words.bonus_parts(bonus)))
         if pool.exchange is not None:
-            dice.append("\nexch ").append(cost_text(pool.exchange.give)).append("→").append(
-                cost_text(pool.exchange.get)
-            )
+            dice.append("\nexch ").append(tokens_text(words.exchange_parts(pool.exchange)))
         chips = Text(f"{company.chips_on_board} board\n{company.chips_supply} supply")
         ships = Text()
         for airship_index in company.airships:
@@ -372,90 +330,28 @@ def narrate(record: ActionRecord, labels: Sequence[str], wooden_before: int | No
     """One or two lines on what an action did: who, what, dice, total vs needed, result..."""
     text = Text().append(f"turn {record.turn}: ", "dim")
     text.append(player_text(labels, record.player))
-    action = record.action
-    if action < NUM_ATTEMPT_ACTIONS:
-        text.append(f" attempts {record.target}")
-        if record.exchange is not None:
-            text.append(" with the exchange ").append(exchange_text(record.exchange))
+    quiet = record.action in (PASS, END_TURN)
+    text.append(" " + words.action_text(record), "dim" if quiet else "")
+    if record.exchange is not None:
+        text.append(" with the exchange ").append(exchange_text(record.exchange))
+    if record.action < NUM_ATTEMPT_ACTIONS or record.action in (SPEND_CHIP, KEEP_CHIP):
         text.append(": ")
-        _append_roll(text, record)
-    elif action == SPEND_CHIP:
-        text.append(" spends a chip: ")
-        _append_total(text, record)
-    elif action == KEEP_CHIP:
-        text.append(" keeps the chip: ")
-        _append_total(text, record)
-    elif action == PASS:
-        text.append(" passes (no eligible target)", "dim")
-    elif action == BUY_EXTRA_TURN:
-        text.append(f" buys an extra turn ({EXTRA_TURN_PRICE} chips back to the supply)")
-    elif action == END_TURN:
-        text.append(" ends the turn", "dim")
-    else:
-        text.append(f" {record.name}")
-    events = _events(record, labels, wooden_before)
+        if record.rolled is not None and record.kept is not None:
+            text.append(roll_text(record.rolled, record.kept))
+            text.append(" → ")
+        total = words.total_text(record.dice_sum, record.bonuses, record.total, record.needed)
+        if total:
+            text.append(f"{total}: ")
+        result = record.result or ""
+        text.append(words.result_label(result), RESULT_STYLES.get(result, ""))
+    events = [
+        Text(event, EVENT_STYLES.get(kind, ""))
+        for kind, event in words.record_events(record, labels, wooden_before)
+    ]
     if events:
         text.append("\n   ")
         text.append(Text("; ").join(events))
     return text
-
-
-def _append_roll(text: Text, record: ActionRecord) -> None:
-    if record.rolled is not None and record.kept is not None:
-        text.append(roll_text(record.rolled, record.kept))
-        text.append(" → ")
-    _append_total(text, record)
-
-
-def _append_total(text: Text, record: ActionRecord) -> None:
-    if record.total is not None:
-        text.append(f"{record.dice_sum}")
-        for name, amount in record.bonuses:
-            text.append(f" +{amount} {name}")
-        if record.bonuses:
-            text.append(f" = {record.total}")
-        text.append(f" vs {record.needed}: ")
-    result = record.result or ""
-    label = "one short, a chip decides" if result == "chip decision" else result
-    text.append(label, RESULT_STYLES.get(result, ""))
-
-
-def _events(record: ActionRecord, labels: Sequence[str], wooden_before: int | None) -> list[Text]:
-    events: list[Text] = []
-    if record.acquired:
-        got = Text().append(f"takes {record.acquired}", "bold")
-        if record.discarded:
-            got.append(f" (discards {record.discarded})")
-        events.append(got)
-    for move in record.chips:
-        plural = "s" if move.count > 1 else ""
-        events.append(
-            Text(f"{move.count} chip{plural} {move.source} → {move.destination} ({move.reason})")
-        )
-    if (
-        wooden_before is not None
-        and record.wooden_airship != wooden_before
-        and record.wooden_airship != EMPTY
-    ):
-        events.append(
-            Text("the wooden airship goes to ").append(player_text(labels, record.wooden_airship))
-        )
-    if record.hindenburg_opened:
-        events.append(Text("the Hindenburg opens!", "bold magenta"))
-    for reveal in record.reveals:
-        if reveal.card == CHANGE_OF_ERA_ID:
-            continue
-        shown = Text(f"revealed {reveal.card}")
-        if reveal.slot is not None:
-            shown.append(f" → {target_name(reveal.slot)}")
-        if reveal.pushed_out:
-            shown.append(f" (pushes {reveal.pushed_out} out of the game)")
-        events.append(shown)
-    if record.era_changed:
-        events.append(Text("Change of Era! Every entrepreneur turns to side II", "bold cyan"))
-    if record.game_over:
-        events.append(Text("game over", "bold"))
-    return events
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,9 +384,8 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
     table.add_column("card", no_wrap=True)
     table.add_column("cost, needs", no_wrap=True)
     table.add_column(STAR, no_wrap=True)
-    table.add_column("success", justify="right", min_width=7)
-    table.add_column("chip decides", justify="right", min_width=6)
-    table.add_column("with a chip", justify="right", min_width=7)
+    for label, width in zip(words.ODDS_LABELS, (7, 6, 7), strict=True):
+        table.add_column(label, justify="right", min_width=width)
     player = state.current_player
     has_chip = state.players[player].chips_on_board > 0
     pool = player_pool(state, player)
@@ -508,23 +403,15 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
         if info is None or odds is None:  # not reached for a legal attempt
             table.add_row(str(number), choice)
             continue
-        card_id, card, cost, needed = info
-        if target < FIRST_STACK_TARGET:
-            stars = stars_text(state.cards.expansions[card].stars)
-        elif target < FIRST_PHASE_TARGET:
-            stars = stars_text(state.cards.airships[card].stars)
-        else:
-            phase = state.cards.hindenburg[card]
-            stars = Text(f"{STAR}{phase.low}/{phase.high}", "bold yellow")
-        chip = f"{odds.chip_decides:.1%}" if odds.chip_decides > 0 else "-"
-        with_chip = f"{odds.success_with_chip:.1%}" if has_chip else "no chip"
+        card_id, _card, cost, needed = info
+        success, chip, with_chip = words.odds_texts(odds, has_chip)
         table.add_row(
             str(number),
             choice,
             Text(card_id, "bold"),
             cost_text(cost).append(f" ≥{needed}"),
-            stars,
-            Text(f"{odds.success:.1%}", "bold"),
+            Text(words.target_value_text(state, target), "bold yellow"),
+            Text(success, "bold"),
             chip,
             with_chip,
         )
@@ -533,31 +420,13 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
 
 def short_target_text(target: int) -> Text:
     """'hangar 2', 'stack 3', 'Hindenburg 1' (1-based, as in ``target_name``)."""
-    if target < FIRST_STACK_TARGET:
-        department, slot = divmod(target, SLOTS_PER_ROW)
-        return Text(f"{DEPARTMENTS[department]} {slot + 1}", DEPARTMENT_STYLES[department])
-    if target < FIRST_PHASE_TARGET:
-        return Text(f"stack {target - FIRST_STACK_TARGET + 1}")
-    return Text(f"Hindenburg {target - FIRST_PHASE_TARGET + 1}")
+    style = DEPARTMENT_STYLES[target // SLOTS_PER_ROW] if target < FIRST_STACK_TARGET else ""
+    return Text(words.target_short_text(target), style)
 
 
 def other_choice_text(state: GameState, action: int) -> Text:
     """A chip decision, extra turn, end of turn or pass, with what it means now."""
-    company = state.players[state.current_player]
-    pending = state.pending
-    if action == SPEND_CHIP and pending is not None:
-        return Text(
-            f"spend a chip: {pending.total} + 1 = {pending.total + 1} vs "
-            f"{pending.needed}, success ({company.chips_on_board} chips on your board)"
-        )
-    if action == KEEP_CHIP and pending is not None:
-        return Text(f"keep the chip: {pending.total} vs {pending.needed}, the attempt fails")
-    if action == BUY_EXTRA_TURN:
-        return Text(
-            f"buy an extra turn: {EXTRA_TURN_PRICE} chips from your board back to your "
-            f"supply ({company.chips_on_board} on your board)"
-        )
-    return Text(action_name(action))
+    return Text(words.choice_text(state, action))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -565,15 +434,9 @@ def other_choice_text(state: GameState, action: int) -> Text:
 # ---------------------------------------------------------------------------------------------
 def result_text(state: GameState, labels: Sequence[str]) -> Text:
     """'P1 random wins with 23' or 'P0 (you), P2 greedy share the win with 19'."""
-    if state.winners is None or state.final_scores is None:
-        return Text("no result")
-    text = Text()
-    for i, seat in enumerate(state.winners):
-        if i:
-            text.append(", ")
-        text.append(player_text(labels, seat))
-    verb = "wins" if len(state.winners) == 1 else "share the win"
-    text.append(f" {verb} with {state.final_scores[state.winners[0]]}")
+    text = Text(words.result_text(state, labels))
+    for seat in state.winners or ():
+        text.highlight_words([labels[seat]], PLAYER_STYLES[seat % len(PLAYER_STYLES)])
     return text
 
 

@@ -92,21 +92,10 @@ class Expansion:
     source: str
 
     def effect_text(self) -> str:
-        """A short readable description of what the card gives its owner."""
-        parts = []
-        if any(self.dice):
-            parts.append("dice " + dice_text(self.dice))
-        if self.chips:
-            parts.append(f"{self.chips} chip(s) on acquiring")
-        if self.fixed_die is not None:
-            parts.append(f"fixed {COLOURS[self.fixed_die.colour]} {self.fixed_die.value}")
-        for bonus in self.engine_bonuses:
-            parts.append(f"+{bonus.amount} {BONUS_COLOURS[bonus.colour]}")
-        if self.exchange is not None:
-            parts.append(
-                f"exchange {dice_text(self.exchange.give)} -> {dice_text(self.exchange.get)}"
-            )
-        return "; ".join(parts)
+        """What the card gives its owner, as plain text (:func:`~airships_env.engine.text.effect_text`)."""
+        from airships_env.engine.text import effect_text  # text imports this module
+
+        return effect_text(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +146,6 @@ class CardSet:
     def airships_of_tier(self, tier: int) -> list[int]:
         """Indices of the airships of one tier, in file order (a fresh list)."""
         return [a.index for a in self.airships if a.tier == tier]
-
-
-def dice_text(counts: DiceCounts) -> str:
-    """'2 white + 1 red' for (2, 1, 0)."""
-    return " + ".join(f"{n} {COLOURS[c]}" for c, n in enumerate(counts) if n) or "nothing"
 
 
 def default_card_path() -> Path:

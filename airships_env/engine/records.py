@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from airships_env.engine.cards import COLOURS, dice_text
-
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
@@ -31,10 +29,10 @@ class ExchangeMade:
     received: tuple[int, int, int]  # rollable dice received, per colour
 
     def text(self) -> str:
-        """'gave 1 red + fixed red 3, got 1 black' (the dice given and received)."""
-        gave = [dice_text(self.gave)] if any(self.gave) else []
-        gave += [f"fixed {COLOURS[colour]} {value}" for colour, value in self.gave_fixed]
-        return f"gave {' + '.join(gave)}, got {dice_text(self.received)}"
+        """'1R+R<3>→1B': the dice given (a fixed die as R<3>) and the dice received."""
+        from airships_env.engine.text import exchange_made_text  # text imports the engine
+
+        return exchange_made_text(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""

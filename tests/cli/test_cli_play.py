@@ -13,7 +13,8 @@ import pexpect
 import pytest
 
 from agents.cli import main
-from agents.cli.play import bot_generator, parse_choice, seat_agents
+from agents.cli.play import parse_choice
+from agents.session import bot_generator, seat_agents
 from airships_env.engine import read_log, replay
 
 from .conftest import AIRSHIPS

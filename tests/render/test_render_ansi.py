@@ -73,10 +73,10 @@ def test_last_roll(table: tuple[GameState, ActionRecord]) -> None:
     state, record = table
     text = render_ansi(state, record)
     assert "LAST ACTION (step 8, turn 5): P1 attempt airship stack 1 -> airship-L9" in text
-    assert "rolled W: 3 2 2" in text and "kept W: 3 2" in text
-    assert "sum    5 + 1 (engine +1 white) = 6 vs 7 needed -> FAILURE" in text
-    assert "1 chip(s) supply->board (failure)" in text
-    assert "revealed hangar-11 -> hangar row, slot 2" in text
+    assert "dice   white [3] [2] (2)" in text  # kept in brackets, not kept in parentheses
+    assert "sum    5 +1 engine +1 white = 6 vs 7 -> FAILURE" in text
+    assert "1 chip supply → board (failure)" in text
+    assert "revealed hangar-11 → hangar row, slot 2" in text
     assert "LAST ACTION: none" in render_ansi(state)
 
 
@@ -98,7 +98,7 @@ def test_fixed_die_marked_in_kept_dice() -> None:
         needed=9,
         result="success",
     )
-    assert "kept W: 3f 2  R: 4   (f = fixed die)" in render_ansi(state, record)
+    assert "dice   white (1) [2] W<3>  red [4]" in render_ansi(state, record)
 
 
 def test_fits_100_columns_and_colour_keeps_alignment(

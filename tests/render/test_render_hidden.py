@@ -53,3 +53,29 @@ def test_a_public_difference_does_show(mid_game: tuple[GameState, ActionRecord |
     )
     assert render_ansi(other, record) != render_ansi(state, record)
     assert not np.array_equal(render_rgb(other, record), render_rgb(state, record))
+
+
+def svg_pieces(state: GameState) -> tuple[str, ...]:
+    """Every SVG piece of the web table."""
+    from airships_env.render import svg
+
+    companies = tuple(svg.company_svg(state, p) for p in range(state.num_players))
+    return (svg.board_svg(state), svg.stacks_svg(state), *companies)
+
+
+def test_svg_reads_public_information_only(
+    mid_game: tuple[GameState, ActionRecord | None],
+) -> None:
+    """V1/V2 for the web table: a public view and another hidden order draw the same SVG; the
+    cards under a stack's top card never appear in it."""
+    state, _record = mid_game
+    pieces = svg_pieces(state)
+    assert svg_pieces(public_view(state)) == pieces
+    assert svg_pieces(determinize(state, np.random.default_rng(4))) == pieces
+    text = "".join(pieces)
+    for stack in state.stacks:
+        if stack:
+            assert state.cards.airships[stack[-1]].id in text
+        for hidden in stack[:-1]:
+            assert f">{state.cards.airships[hidden].id}<" not in text
+    assert text.count('data-target="') >= 26 - sum(1 for s in state.stacks if not s) - 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from airships_env.engine import ActionRecord, GameState, new_game
-from airships_env.render import (
+from airships_env.render.picture import (
     BOARD_COL_PITCH,
     BOARD_LABEL_W,
     BOARD_ROW_PITCH,

@@ -1,24 +1,17 @@
-"""Renderings of the Airships table: a text board for a terminal and an RGB picture.
+"""The picture of the table: a ``(800, 1280, 3)`` uint8 array drawn with Pillow (rgb_array).
 
-Both read public information only (docs/RULES.md V1): the main board, the top card and the height of
-each airship stack, the Hindenburg, every company, the era, the deck size and the cards that
-left the game. They never read the deck's order, the cards under a stack's top card, the
-airships left out at setup or the random generator (V2), so a state and its
-:func:`~airships_env.engine.public_view` render identically.
-
-- :func:`render_ansi` returns a string that reads well in a 100-column terminal (ANSI colours
-  only if asked for).
-- :func:`render_rgb` returns a ``(800, 1280, 3)`` uint8 array drawn with Pillow's built-in font.
-  Card tiles, text and unchanged parts of the table are cached between frames, so a frame
-  costs under 10 ms of CPU (render_ansi: under 1 ms).
+It reads public information only (docs/RULES.md V1): the main board, the top card and the height
+of each airship stack, the Hindenburg, every company, the era, the deck size and the cards that
+left the game; never the deck's order, the cards under a stack's top card, the airships left out
+at setup or the random generator (V2). Its words come from :mod:`airships_env.engine.text`, its
+colours from :mod:`airships_env.render.palette`. Card tiles, text and unchanged parts of the
+table are cached between frames, so a frame costs under 10 ms of CPU.
 """
 
 from __future__ import annotations
 
-import re
-import textwrap
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import Literal
 
@@ -33,441 +26,62 @@ from airships_env.engine import (
     GameState,
     player_pool,
     score_parts,
-    target_card,
-    target_name,
 )
 from airships_env.engine.actions import (
     FIRST_PHASE_TARGET,
     FIRST_STACK_TARGET,
-    NUM_ATTEMPT_ACTIONS,
     SLOTS_PER_ROW,
 )
 from airships_env.engine.cards import ANY, DEPARTMENTS, CardSet, DiceCounts, Expansion
-from airships_env.engine.state import EMPTY, PendingAttempt
+from airships_env.engine.state import EMPTY
+from airships_env.engine.text import (
+    ARROW,
+    DROPPED,
+    FIXED,
+    Dice,
+    Die,
+    action_text,
+    deck_text,
+    effect_parts,
+    effect_text,
+    exchange_made_parts,
+    plain,
+    record_events,
+    result_label,
+    result_text,
+    roll_groups,
+    score_parts_text,
+    total_text,
+)
+from airships_env.render.palette import (
+    BACKGROUND,
+    DARK_TEXT,
+    DEPARTMENT_COLOURS,
+    DEPARTMENT_TEXT,
+    DEPARTMENT_TITLES,
+    DICE_EDGE,
+    DICE_FILL,
+    DICE_LABEL,
+    GOLD,
+    HINDENBURG_HEAD,
+    MUTED,
+    PANEL,
+    PANEL_EDGE,
+    PLAYER_COLOURS,
+    RESULT_COLOURS,
+    RGB,
+    STACK_TIERS_FROM_BOTTOM,
+    TEXT,
+    TIER_COLOURS,
+    TIER_TEXT,
+    WOOD,
+    WOOD_EDGE,
+)
+from airships_env.render.palette import mix as _mix
 
-__all__ = ["RGB_HEIGHT", "RGB_WIDTH", "render_ansi", "render_rgb"]
+__all__ = ["RGB_HEIGHT", "RGB_WIDTH", "render_rgb"]
 
 RGB_WIDTH, RGB_HEIGHT = 1280, 800
-ANSI_WIDTH = 100
-
-COLOUR_LETTERS = ("W", "R", "B")
-DEPARTMENT_TITLES = ("Financiers", "Hangars", "Captains", "Engineers", "Engines", "Materials")
-STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2: the backs of a stack's cards, public
-
-
-# ---------------------------------------------------------------------------------------------
-# Short texts shared by both renderings
-# ---------------------------------------------------------------------------------------------
-def cost_text(cost: DiceCounts) -> str:
-    """'2W+1R' for (2, 1, 0)."""
-    return "+".join(f"{n}{COLOUR_LETTERS[c]}" for c, n in enumerate(cost) if n) or "-"
-
-
-def effect_text(expansion: Expansion) -> str:
-    """A compact effect: 'dice +1W+1R', 'fixed R4', 'bonus +1any', 'exch 3W->2R'."""
-    parts = []
-    if any(expansion.dice):
-        parts.append("dice +" + cost_text(expansion.dice))
-    if expansion.chips:
-        parts.append(f"+{expansion.chips} chip{'s' if expansion.chips > 1 else ''}")
-    if expansion.fixed_die is not None:
-        fixed = expansion.fixed_die
-        parts.append(f"fixed {COLOUR_LETTERS[fixed.colour]}{fixed.value}")
-    for bonus in expansion.engine_bonuses:
-        colour = "any" if bonus.colour == ANY else COLOUR_LETTERS[bonus.colour]
-        parts.append(f"bonus +{bonus.amount}{colour}")
-    if expansion.exchange is not None:
-        exchange = expansion.exchange
-        parts.append(f"exch {cost_text(exchange.give)}->{cost_text(exchange.get)}")
-    return ", ".join(parts)
-
-
-def _deck_text(state: GameState) -> str:
-    """The deck size, and for Era 1 how many cards lie above the Change of Era card (public:
-    the card backs of the eras differ)."""
-    size = len(state.deck)
-    if state.era == 1 and size:
-        era_two = len(state.cards.expansions_of_era(2))
-        before = max(size - era_two - 1, 0)
-        return f"deck {size} ({before} before the Change of Era)"
-    return f"deck {size}"
-
-
-def _status_text(state: GameState) -> str:
-    """Who acts and what they decide, or the final result."""
-    if state.phase == GAME_OVER:
-        return "game over: " + _result_text(state)
-    return f"P{state.current_player} to act: {PHASE_NAMES[state.phase]}"
-
-
-def _result_text(state: GameState) -> str:
-    """'P1 wins with 23' or 'P0, P2 share the win with 19'."""
-    if state.final_scores is None or state.winners is None:
-        return "no result"
-    best = state.final_scores[state.winners[0]]
-    names = ", ".join(f"P{p}" for p in state.winners)
-    verb = "wins" if len(state.winners) == 1 else "share the win"
-    return f"{names} {verb} with {best} VP"
-
-
-def _split_kept(rolled: Sequence[int], kept: Sequence[int]) -> tuple[list[bool], list[bool]]:
-    """Which rolled dice were kept, and which kept values no rolled die explains (fixed dice).
-
-    A fixed die and a rolled die of the same value are interchangeable: the rolled one is
-    counted as kept first.
-    """
-    used = [False] * len(rolled)
-    fixed = []
-    for value in kept:
-        for i, face in enumerate(rolled):
-            if not used[i] and face == value:
-                used[i] = True
-                fixed.append(False)
-                break
-        else:
-            fixed.append(True)
-    return used, fixed
-
-
-def _record_lines(record: ActionRecord) -> list[str]:
-    """Plain lines describing one action record (without the header)."""
-    lines: list[str] = []
-    if record.action < NUM_ATTEMPT_ACTIONS or record.rolled is not None:
-        if record.rolled is not None and record.kept is not None:
-            rolled, kept, any_fixed = [], [], False
-            for colour, (faces, values) in enumerate(zip(record.rolled, record.kept, strict=True)):
-                if not faces and not values:
-                    continue
-                _used, fixed = _split_kept(faces, values)
-                letter = COLOUR_LETTERS[colour]
-                if faces:
-                    rolled.append(f"{letter}: {' '.join(str(v) for v in faces)}")
-                shown = [f"{v}f" if f else str(v) for v, f in zip(values, fixed, strict=True)]
-                any_fixed = any_fixed or any(fixed)
-                kept.append(f"{letter}: {' '.join(shown)}")
-            line = "dice   rolled " + ("  ".join(rolled) or "-")
-            line = _Ansi.pad(line, 36) + "kept " + "  ".join(kept)
-            if any_fixed:
-                line += "   (f = fixed die)"
-            lines.append(line)
-        if record.exchange is not None:
-            lines.append(f"exchange {record.exchange.text()} (T3)")
-        if record.total is not None:
-            bonus = "".join(f" + {amount} ({name})" for name, amount in record.bonuses)
-            total = f"{bonus} = {record.total}" if bonus else ""
-            result = (record.result or "").upper()
-            lines.append(f"sum    {record.dice_sum}{total} vs {record.needed} needed -> {result}")
-    elif record.result == "passed":
-        lines.append("no eligible target: passed (T2a)")
-    extra = []
-    if record.acquired:
-        extra.append(f"acquired {record.acquired}")
-    if record.discarded:
-        extra.append(f"discarded {record.discarded}")
-    for move in record.chips:
-        extra.append(f"{move.count} chip(s) {move.source}->{move.destination} ({move.reason})")
-    if extra:
-        lines.append("       " + "; ".join(extra))
-    events = []
-    if record.hindenburg_opened:
-        events.append("the Hindenburg opens")
-    if record.era_changed:
-        events.append("Change of Era: every entrepreneur flips to side II")
-    for reveal in record.reveals:
-        if reveal.slot is None:
-            continue
-        text = f"revealed {reveal.card} -> {target_name(reveal.slot)}"
-        if reveal.pushed_out:
-            text += f" (pushed out {reveal.pushed_out})"
-        events.append(text)
-    if record.game_over:
-        events.append("game over")
-    if events:
-        lines.append("       " + "; ".join(events))
-    return lines
-
-
-# ---------------------------------------------------------------------------------------------
-# ANSI text board
-# ---------------------------------------------------------------------------------------------
-_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
-_ANSI_DEPARTMENT = ("38;5;141", "38;5;220", "38;5;137", "38;5;208", "38;5;70", "38;5;75")
-_ANSI_PLAYER = ("38;5;204", "38;5;45", "38;5;148", "38;5;177")
-_ANSI_DICE = ("97", "91", "90")
-_ANSI_RESULT = {"success": "1;92", "failure": "1;91", "chip decision": "1;93", "passed": "2"}
-
-
-class _Ansi:
-    """Optional colouring that keeps columns aligned (padding counts visible characters)."""
-
-    def __init__(self, color: bool):
-        self.color = color
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.color and text else text
-
-    @staticmethod
-    def pad(text: str, width: int) -> str:
-        visible = len(_ANSI_ESCAPE.sub("", text))
-        return text + " " * max(width - visible, 0)
-
-    def cost(self, cost: DiceCounts) -> str:
-        if not self.color:
-            return cost_text(cost)
-        parts = [self(f"{n}{COLOUR_LETTERS[c]}", _ANSI_DICE[c]) for c, n in enumerate(cost) if n]
-        return "+".join(parts) or "-"
-
-
-def render_ansi(
-    state: GameState,
-    last_record: ActionRecord | None = None,
-    seat: int | None = None,
-    color: bool = False,
-) -> str:
-    """A text board of the table (public information only, V1) for a 100-column terminal.
-
-    ``seat`` marks that company as "you"; ``color`` adds ANSI colour codes.
-    """
-    paint = _Ansi(color)
-    cards = state.cards
-    out: list[str] = []
-    rule = "=" * ANSI_WIDTH
-    out.append(
-        paint(
-            f"AIRSHIPS  era {state.era}  {_deck_text(state)}  turn {state.turn}  "
-            f"step {state.step}  left the game: {len(state.removed)}",
-            "1",
-        )
-    )
-    out.append(paint(_status_text(state), "1;93" if state.phase == GAME_OVER else "1"))
-    out.append(rule)
-
-    # The main board: 6 rows of 3 slots, each slot on two lines (id, cost, target / effect).
-    cell = 26
-    header = _Ansi.pad("MAIN BOARD", 10)
-    for slot in range(SLOTS_PER_ROW):
-        header += " | " + _Ansi.pad(f"slot {slot + 1}", cell)
-    out.append(paint(header.rstrip(), "1"))
-    for department in range(len(DEPARTMENTS)):
-        first = _Ansi.pad(paint(DEPARTMENT_TITLES[department], _ANSI_DEPARTMENT[department]), 10)
-        start = department * SLOTS_PER_ROW
-        second = _Ansi.pad(f"t{start}-{start + SLOTS_PER_ROW - 1}", 10)
-        for slot in range(SLOTS_PER_ROW):
-            card = state.board[start + slot]
-            if card == EMPTY:
-                top, bottom = "(empty)", ""
-            else:
-                expansion = cards.expansions[card]
-                top = (
-                    paint(expansion.id, _ANSI_DEPARTMENT[department])
-                    + " "
-                    + paint.cost(expansion.cost)
-                    + f">={expansion.target}"
-                )
-                stars = "*" * expansion.stars
-                bottom = "  " + effect_text(expansion)[: cell - len(stars) - 3]
-                bottom = _Ansi.pad(bottom, cell - len(stars)) + paint(stars, "1;93")
-            first += " | " + _Ansi.pad(top, cell)
-            second += " | " + _Ansi.pad(bottom, cell)
-        out.append(first.rstrip())
-        out.append(second.rstrip())
-    out.append(rule)
-
-    # Airship stacks (top card and height only, V1) beside the Hindenburg.
-    left: list[str] = [paint("AIRSHIP STACKS", "1") + " (top card and height)"]
-    for index, stack in enumerate(state.stacks):
-        height = f"{len(stack)} card{'s' if len(stack) != 1 else ''}"
-        line = f"t{FIRST_STACK_TARGET + index} #{index + 1} {height:<8}"
-        if stack:
-            airship = cards.airships[stack[-1]]
-            line += (
-                f" {airship.id} "
-                + _Ansi.pad(paint.cost(airship.cost) + f">={airship.target}", 12)
-                + f" {airship.stars}VP"
-            )
-        else:
-            line += " (empty)"
-        left.append(line)
-    if state.hindenburg_open:
-        status = paint("open", "1;92") + " (phases in any order)"
-    else:
-        status = paint("closed", "2") + " (opens when a stack is empty)"
-    right: list[str] = [paint("HINDENBURG", "1") + " " + status]
-    for index, phase in enumerate(cards.hindenburg):
-        holder = state.hindenburg[index]
-        if holder != EMPTY:
-            mark = "done by " + paint(f"P{holder}", _ANSI_PLAYER[holder % 4])
-        else:
-            mark = "open" if state.hindenburg_open else "-"
-        right.append(
-            f"t{FIRST_PHASE_TARGET + index} #{index + 1} "
-            + _Ansi.pad(paint.cost(phase.cost) + f">={phase.target}", 11)
-            + f" VP {phase.low}/{phase.high:<2}  {mark}"
-        )
-    for a, b in zip(left, right, strict=True):
-        out.append((_Ansi.pad(a, 50) + b).rstrip())
-    out.append(rule)
-
-    # Companies.
-    header = _Ansi.pad(paint("COMPANIES", "1"), 10)
-    for department in range(len(DEPARTMENTS)):
-        header += _Ansi.pad(
-            paint(DEPARTMENTS[department].capitalize(), _ANSI_DEPARTMENT[department]), 14
-        )
-    out.append(header.rstrip())
-    current_scores = [score_parts(state, p) for p in range(state.num_players)]
-    for p, company in enumerate(state.players):
-        marker = ">" if p == state.current_player and state.phase != GAME_OVER else " "
-        name = paint(f"P{p}", "1;" + _ANSI_PLAYER[p % 4])
-        title = f"{marker} {name}"
-        if seat == p:
-            title += " (you)"
-        if state.wooden_airship == p:
-            title += " [wooden airship +1]"
-        if state.winners is not None and p in state.winners:
-            title += " " + paint("WINNER", "1;93")
-        parts = current_scores[p]
-        total = sum(parts.values())
-        on_hindenburg = state.hindenburg.count(p)
-        title = _Ansi.pad(title, 36) + (
-            f"score {total:>2} = {parts['expansions']} stars + {parts['airships']} airships"
-            f" + {parts['hindenburg']} Hindenburg"
-        )
-        out.append(title)
-        slots = _Ansi.pad("    slots", 10)
-        for department, card in enumerate(company.slots):
-            text = "-" if card == EMPTY else cards.expansions[card].id
-            slots += _Ansi.pad(paint(text, _ANSI_DEPARTMENT[department]), 14)
-        out.append(slots.rstrip())
-        pool = player_pool(state, p)
-        dice = "    dice  " + (
-            " ".join(
-                paint(f"{n}{COLOUR_LETTERS[c]}", _ANSI_DICE[c]) for c, n in enumerate(pool.rollable)
-            )
-        )
-        if pool.fixed:
-            dice += " | fixed " + " ".join(f"{COLOUR_LETTERS[c]}{v}" for c, v in pool.fixed)
-        if pool.engine_bonuses:
-            dice += " | bonus " + " ".join(
-                f"+{b.amount}{'any' if b.colour == ANY else COLOUR_LETTERS[b.colour]}"
-                for b in pool.engine_bonuses
-            )
-        if pool.exchange is not None:
-            dice += f" | exch {cost_text(pool.exchange.give)}->{cost_text(pool.exchange.get)}"
-        chips = f"chips {company.chips_on_board} board, {company.chips_supply} supply"
-        if on_hindenburg:
-            chips += f", {on_hindenburg} Hindenburg"
-        visible = len(_ANSI_ESCAPE.sub("", dice))
-        out.append(_Ansi.pad(dice, max(60, visible + 2)) + chips)
-        ships = [
-            f"{cards.airships[a].id.removeprefix('airship-')}:{cards.airships[a].stars}VP"
-            for a in company.airships
-        ]
-        phases = [f"H{i + 1}" for i, holder in enumerate(state.hindenburg) if holder == p]
-        line = f"    airships {len(company.airships)}: " + (" ".join(ships) or "-")
-        phase_text = ("Hindenburg phases: " + " ".join(phases)) if phases else ""
-        if len(line) + 3 + len(phase_text) <= ANSI_WIDTH:
-            out.append(f"{line}   {phase_text}".rstrip())
-        else:
-            out.extend(textwrap.wrap(line, ANSI_WIDTH, subsequent_indent=" " * 8))
-            out.append(" " * 8 + phase_text)
-    out.append(rule)
-
-    # The last action, and a roll waiting for its chip decision.
-    if last_record is not None:
-        record = last_record
-        what = record.name
-        if record.target and record.action < NUM_ATTEMPT_ACTIONS:
-            what += f" -> {record.target}"
-        intro = f"LAST ACTION (step {record.step}, turn {record.turn}): P{record.player} "
-        what_lines = textwrap.wrap(
-            what,
-            ANSI_WIDTH - len(intro),
-            subsequent_indent=" " * 7,
-            break_long_words=False,
-        )
-        head = (
-            paint("LAST ACTION", "1")
-            + f" (step {record.step}, turn {record.turn}): "
-            + paint(f"P{record.player}", _ANSI_PLAYER[record.player % 4])
-            + f" {what_lines[0]}"
-        )
-        out.append(head)
-        out.extend(what_lines[1:])
-        wrapped = [
-            part
-            for line in _record_lines(record)
-            for part in textwrap.wrap(
-                line, ANSI_WIDTH, subsequent_indent=" " * 7, break_long_words=False
-            )
-        ]
-        for line in wrapped:
-            line = line.rstrip()
-            for word, code in _ANSI_RESULT.items():
-                if color and f"-> {word.upper()}" in line:
-                    line = line.replace(word.upper(), paint(word.upper(), code))
-            out.append(line)
-    else:
-        out.append(paint("LAST ACTION", "1") + ": none")
-    if state.phase == CHIP_DECISION and state.pending is not None:
-        pending: PendingAttempt = state.pending
-        info = target_card(state, pending.target)
-        name = info[0] if info is not None else target_name(pending.target)
-        out.append(
-            f"waiting: P{state.current_player} rolled {pending.total} vs "
-            f"{pending.needed} needed for {name}: spend a chip (+1) or keep it?"
-        )
-    if state.phase == GAME_OVER and state.final_scores is not None:
-        out.append(
-            "final scores: " + "  ".join(f"P{p} {s}" for p, s in enumerate(state.final_scores))
-        )
-    return "\n".join(out) + "\n"
-
-
-# ---------------------------------------------------------------------------------------------
-# RGB picture (Pillow)
-# ---------------------------------------------------------------------------------------------
-RGB = tuple[int, int, int]
-
-BACKGROUND: RGB = (30, 34, 42)
-PANEL: RGB = (46, 52, 64)
-PANEL_EDGE: RGB = (70, 78, 94)
-TEXT: RGB = (232, 234, 238)
-MUTED: RGB = (150, 157, 170)
-DARK_TEXT: RGB = (28, 28, 32)
-GOLD: RGB = (250, 200, 40)
-DEPARTMENT_COLOURS: tuple[RGB, ...] = (
-    (128, 78, 168),  # Financiers: purple
-    (236, 196, 40),  # Hangars: yellow
-    (139, 94, 56),  # Captains: brown
-    (238, 128, 36),  # Engineers: orange
-    (62, 150, 72),  # Engines: green
-    (52, 108, 196),  # Materials: blue
-)
-DEPARTMENT_TEXT: tuple[RGB, ...] = (TEXT, DARK_TEXT, TEXT, DARK_TEXT, TEXT, TEXT)
-TIER_COLOURS: dict[int, RGB] = {1: (168, 212, 240), 2: (86, 146, 210), 3: (30, 64, 128)}
-TIER_TEXT: dict[int, RGB] = {1: DARK_TEXT, 2: DARK_TEXT, 3: TEXT}
-PLAYER_COLOURS: tuple[RGB, ...] = ((226, 70, 110), (40, 176, 210), (150, 196, 48), (190, 96, 226))
-DICE_FILL: tuple[RGB, ...] = ((246, 246, 242), (206, 44, 44), (24, 24, 24), (150, 150, 150))
-DICE_EDGE: tuple[RGB, ...] = ((80, 80, 80), (110, 16, 16), (170, 170, 170), (80, 80, 80))
-DICE_LABEL: tuple[RGB, ...] = (DARK_TEXT, (255, 255, 255), (255, 255, 255), (255, 255, 255))
-RESULT_COLOURS: dict[str, RGB] = {
-    "success": (96, 206, 96),
-    "failure": (236, 84, 84),
-    "chip decision": GOLD,
-    "passed": MUTED,
-}
-HINDENBURG_HEAD: RGB = (176, 180, 190)
-
-
-def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    """``a`` moved a fraction ``t`` towards ``b``."""
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
-
 
 _fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
 _text_masks: dict[tuple[str, int, bool], Image.Image] = {}
@@ -475,6 +89,8 @@ _digit_box: dict[int, tuple[int, int]] = {}
 _MAX_TEXT_MASKS = 3000
 
 Anchor = Literal["l", "c", "r"]
+# Characters of the shared texts that Pillow's built-in font lacks, and what stands for them.
+_MISSING_GLYPHS = str.maketrans({"→": "->", "★": "*"})
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -491,6 +107,7 @@ def _text_mask(text: str, size: int, bold: bool) -> Image.Image:
     key = (text, size, bold)
     mask = _text_masks.get(key)
     if mask is None:
+        text = text.translate(_MISSING_GLYPHS)
         font = _font(size)
         width = int(font.getlength(text)) + 2 + int(bold)
         ascent, descent = font.getmetrics()  # type: ignore[union-attr]
@@ -651,7 +268,7 @@ class _Painter:
 
     def wooden_airship(self, x: float, y: float, scale: float = 1.0) -> None:
         """The wooden airship token: an envelope with a gondola."""
-        wood, edge = (196, 140, 80), (96, 62, 28)
+        wood, edge = WOOD, WOOD_EDGE
         w, h = 30 * scale, 12 * scale
         self.draw.ellipse((x, y, x + w, y + h), fill=wood, outline=edge)
         self.draw.polygon(
@@ -710,6 +327,10 @@ _right_sections = _ImageCache(8)
 _company_sections = _ImageCache(32)
 
 
+# Words of the effect texts that the die squares make clear on the small company tiles.
+_COMPACT_WORDS = {"dice +": "+", "exchange ": "", "fixed ": ""}
+
+
 def _effect_tokens(
     p: _Painter,
     x: float,
@@ -720,60 +341,25 @@ def _effect_tokens(
     background: RGB,
     compact: bool = False,
 ) -> int:
-    """An expansion's effect with die squares; returns the x after it.
-
-    ``compact`` leaves out the words that the squares make clear (for the company tiles).
-    """
+    """An expansion's effect (:func:`~airships_env.engine.text.effect_parts`) with dice drawn as
+    squares; returns the x after it. ``compact`` leaves out the words the squares make clear."""
     font_size = size - 3
     mid = y + size / 2
-    if any(expansion.dice):
-        x = p.text(x, mid, "+", font_size + 1, ink, bold=True, middle=True) + 2
-        x = p.dice_counts(x, y, size, expansion.dice, background=background)
-        if not compact:
-            x = p.text(x, mid, "dice", font_size, ink, middle=True)
-        x += 5
-    if expansion.chips:
-        x = p.text(x, mid, f"+{expansion.chips}", font_size, ink, bold=True, middle=True) + 2
-        p.chip(x + size / 2 - 1, mid, size / 2 - 2, True)
-        x += size + 3
-        if not compact:
-            x = (
-                p.text(
-                    x, mid, "chip" if expansion.chips == 1 else "chips", font_size, ink, middle=True
-                )
-                + 5
-            )
-    if expansion.fixed_die is not None:
-        fixed = expansion.fixed_die
-        x = p.text(x, mid, "fixed", font_size, ink, middle=True) + 5
-        x = p.die(x, y, size, fixed.colour, str(fixed.value), fixed=True, background=background) + 5
-    for bonus in expansion.engine_bonuses:
-        x = p.text(x, mid, f"+{bonus.amount}", font_size + 1, ink, bold=True, middle=True) + 3
-        x = p.text(x, mid, "on", font_size, ink, middle=True) + 3
-        if bonus.colour == ANY:
-            x = (
-                p.text(
-                    x,
-                    mid,
-                    "any roll" if not compact else "any",
-                    font_size,
-                    ink,
-                    bold=True,
-                    middle=True,
-                )
-                + 5
-            )
-        else:
-            x = p.die(x, y, size, bonus.colour, "", background=background) + 3
-            if not compact:
-                x = p.text(x, mid, "rolls", font_size, ink, middle=True) + 5
-    if expansion.exchange is not None:
-        exchange = expansion.exchange
-        if not compact:
-            x = p.text(x, mid, "trade", font_size, ink, middle=True) + 5
-        x = p.dice_counts(x, y, size, exchange.give, background=background)
-        x = p.arrow(x + 1, mid, 14, ink) + 3
-        x = p.dice_counts(x, y, size, exchange.get, background=background)
+    for part in effect_parts(expansion):
+        for token in part:
+            if isinstance(token, Dice):
+                x = p.dice_counts(x, y, size, token.counts, background=background)
+            elif isinstance(token, Die):
+                fixed = token.kind == FIXED
+                label = "" if token.value is None else str(token.value)
+                x = p.die(x + 2 * fixed, y, size, token.colour, label, fixed=fixed) + 3
+            elif token == ARROW:
+                x = p.arrow(x + 1, mid, 14, ink) + 3
+            else:
+                words = _COMPACT_WORDS.get(token, token) if compact else token
+                x = p.text(x, mid, words.rstrip(), font_size, ink, bold=True, middle=True)
+                x += 3 if words.endswith(" ") else 1
+        x += 6
     return int(x)
 
 
@@ -954,13 +540,12 @@ def _draw_top_bar(p: _Painter, state: GameState) -> None:
     p.draw.line((0, 34, RGB_WIDTH, 34), fill=PANEL_EDGE)
     x = p.text(14, 7, "AIRSHIPS", 20, TEXT, bold=True) + 24
     x = p.text(x, 9, f"Era {'I' if state.era == 1 else 'II'}", 17, GOLD, bold=True) + 22
-    deck = _deck_text(state)
-    x = p.text(x, 9, deck[0].upper() + deck[1:], 16, TEXT) + 22
+    x = p.text(x, 9, "Deck " + deck_text(state), 16, TEXT) + 22
     x = p.text(x, 9, f"Turn {state.turn}   step {state.step}", 16, MUTED) + 22
     x = p.text(x, 9, f"{len(state.removed)} left the game", 16, MUTED) + 22
     if state.phase == GAME_OVER:
         p.text(
-            RGB_WIDTH - 14, 8, "Game over: " + _result_text(state), 17, GOLD, bold=True, anchor="r"
+            RGB_WIDTH - 14, 8, "Game over: " + result_text(state), 17, GOLD, bold=True, anchor="r"
         )
     else:
         player = state.current_player
@@ -1128,71 +713,53 @@ def _draw_last_action(p: _Painter, state: GameState, record: ActionRecord | None
     colour = PLAYER_COLOURS[record.player % 4]
     p.box(x, y, x + 30, y + 20, colour, None, radius=4)
     p.text(x + 15, y + 10, f"P{record.player}", 14, DARK_TEXT, bold=True, anchor="c", middle=True)
-    what = record.name
-    if record.target and record.action < NUM_ATTEMPT_ACTIONS:
-        what = f"{what}: {record.target}"
-    elif record.target:
-        what = f"{what} ({record.target})"
-    p.text(x + 40, y + 10, what, 14, TEXT, middle=True)
+    p.text(x + 40, y + 10, action_text(record), 14, TEXT, middle=True)
     y += 30
     if record.rolled is not None and record.kept is not None:
         dx = x
         size = 26
-        for colour_index, (faces, kept) in enumerate(zip(record.rolled, record.kept, strict=True)):
-            if not faces and not kept:
-                continue
-            used, fixed = _split_kept(faces, kept)
-            for face, is_kept in zip(faces, used, strict=True):
-                dx = (
-                    p.die(dx, y, size, colour_index, str(face), dim=not is_kept, background=PANEL)
-                    + 5
-                )
-            for value in (v for v, f in zip(kept, fixed, strict=True) if f):
-                dx = (
-                    p.die(dx + 2, y, size, colour_index, str(value), fixed=True, background=PANEL)
-                    + 7
-                )
+        for group in roll_groups(record.rolled, record.kept):
+            for die in group.dice:
+                fixed = die.kind == FIXED
+                dx = p.die(
+                    dx + (2 if fixed else 0),
+                    y,
+                    size,
+                    group.colour,
+                    str(die.value),
+                    fixed=fixed,
+                    dim=die.kind == DROPPED,
+                    background=PANEL,
+                ) + (7 if fixed else 5)
             dx += 10
         p.text(
             dx + 4, y + size / 2, "dimmed: not kept   gold ring: fixed die", 12, MUTED, middle=True
         )
         y += size + 12
     if record.exchange is not None:
-        p.text(x, y, f"exchange: {record.exchange.text()}", 13, MUTED)
+        p.text(x, y, f"exchange {plain(exchange_made_parts(record.exchange))}", 13, MUTED)
         y += 20
     if record.total is not None:
-        terms = [str(record.dice_sum)] + [f"{amount} ({name})" for name, amount in record.bonuses]
-        line = "dice " + " + ".join(terms) + (f" = {record.total}" if record.bonuses else "")
-        after = p.text(x, y, line, 15, TEXT, bold=True) + 10
-        after = p.text(after, y, f"needed {record.needed}", 15, MUTED) + 16
+        line = total_text(record.dice_sum, record.bonuses, record.total, record.needed)
+        after = p.text(x, y, line, 15, TEXT, bold=True) + 16
         result = record.result or ""
-        p.text(after, y - 1, result.upper(), 17, RESULT_COLOURS.get(result, TEXT), bold=True)
+        p.text(
+            after,
+            y - 1,
+            result_label(result).upper(),
+            17,
+            RESULT_COLOURS.get(result, TEXT),
+            bold=True,
+        )
         y += 26
     elif record.result == "passed":
         p.text(x, y, "no eligible target: passed (T2a)", 14, MUTED)
         y += 24
-    extras = []
-    if record.acquired:
-        extras.append(f"acquired {record.acquired}")
-    if record.discarded:
-        extras.append(f"discarded {record.discarded}")
-    for move in record.chips:
-        extras.append(
-            f"P{move.player}: {move.count} chip{'s' if move.count > 1 else ''} "
-            f"{move.source} -> {move.destination} ({move.reason})"
-        )
-    events = []
-    if record.hindenburg_opened:
-        events.append("The Hindenburg opens!")
-    if record.era_changed:
-        events.append("Change of Era: entrepreneurs flip to side II")
-    for reveal in record.reveals:
-        if reveal.slot is not None:
-            text = f"revealed {reveal.card} -> {target_name(reveal.slot)}"
-            if reveal.pushed_out:
-                text += f", pushing out {reveal.pushed_out}"
-            events.append(text)
-    lines = [(t, TEXT) for t in extras] + [(t, GOLD) for t in events]
+    plain_kinds = ("acquired", "chips")
+    events = record_events(record)
+    extras = [text for kind, text in events if kind in plain_kinds]
+    events_text = [text for kind, text in events if kind not in plain_kinds]
+    lines = [(t, TEXT) for t in extras] + [(t, GOLD) for t in events_text]
     if state.phase == CHIP_DECISION and state.pending is not None:
         lines.append((f"P{state.current_player} decides: spend a chip (+1) or keep it", GOLD))
     for text, fill in lines:
@@ -1321,8 +888,7 @@ def _draw_company(p: _Painter, state: GameState, player: int, digest: str) -> No
     p.text(
         10,
         y,
-        f"{parts['expansions']} stars + {parts['airships']} airships + "
-        f"{parts['hindenburg']} Hindenburg",
+        score_parts_text(parts),
         13,
         MUTED,
     )

@@ -1,0 +1,156 @@
+"""A person's game against bots, saved as a game log: what ``airships play`` and the web app share.
+
+The log is the engine's (:mod:`airships_env.engine.log`): a header with the initial state and
+``meta``, then one record per action, appended and flushed as the game goes. The header's meta
+records what it takes to continue the game anywhere: ``tool`` (the program that started it, one
+of :data:`GAME_TOOLS`), ``seed``, ``seat`` (the person's) and ``agents`` (the spec of every seat,
+:data:`HUMAN` for the person). A game started at the terminal continues in the browser and the
+other way round.
+
+Deterministic resumption: each bot gets its own generator, ``SeedSequence(seed).spawn(players)
+[seat]`` (never the game's), once per game; on resuming, the bots are rebuilt from their specs
+with the same generators and shown every decision they took in the log again (their answers must
+match the logged actions), which brings their generators and any state they keep to exactly
+where they were. A bot whose answers depend on the clock (a time budget) may answer differently;
+then the log wins and the caller is told which seats diverged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from airships_env.engine import GameLog, GameState
+from airships_env.policy import Decision, Policy
+
+HUMAN = "human"
+PLAY_TOOL = "airships play"
+SERVE_TOOL = "airships serve"
+#: Programs whose logs record a person's game that can be continued.
+GAME_TOOLS = (PLAY_TOOL, SERVE_TOOL)
+
+
+def bot_generator(seed: int, num_players: int, seat: int) -> np.random.Generator:
+    """The generator of the bot at ``seat``: its own stream, never the game's."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(num_players)[seat])
+
+
+def fresh_seed() -> int:
+    """A new seed from OS entropy, short enough for a file name."""
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def seat_agents(opponents: Sequence[str], num_players: int, seat: int) -> list[str]:
+    """The agent spec of every seat: the person at ``seat``, the opponents (cycled) elsewhere."""
+    others = [opponents[i % len(opponents)] for i in range(num_players - 1)]
+    return [*others[:seat], HUMAN, *others[seat:]]
+
+
+def make_bots(
+    agents: Sequence[str], seed: int, make: Callable[[str], Policy] | None = None
+) -> dict[int, Policy]:
+    """The bots of every non-human seat, built by ``make`` (default: the registry's
+    ``make_agent``) and reset with their own generators."""
+    if make is None:
+        from agents.registry import make_agent
+
+        make = make_agent
+    bots: dict[int, Policy] = {}
+    for seat, spec in enumerate(agents):
+        if spec != HUMAN:
+            bots[seat] = make(spec)
+            bots[seat].reset(seat, len(agents), bot_generator(seed, len(agents), seat))
+    return bots
+
+
+def game_meta(tool: str, seed: int, seat: int, agents: Sequence[str]) -> dict[str, Any]:
+    """The header meta of a person's game (see the module docstring)."""
+    from airships_env import __version__
+
+    return {
+        "tool": tool,
+        "version": __version__,
+        "seed": seed,
+        "seat": seat,
+        "agents": list(agents),
+    }
+
+
+def start_log(path: Path, state: GameState, meta: dict[str, Any]) -> IO[str]:
+    """Create the log at ``path`` with its header and return it open for appending records.
+
+    Raises ``FileExistsError`` when ``path`` exists (a game is never overwritten here).
+    """
+    handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    handle.write(next(GameLog.start(state, **meta).lines()) + "\n")
+    handle.flush()
+    return handle
+
+
+@dataclass(frozen=True)
+class SavedSettings:
+    """What a person's game log records about its players: seed, the person's seat, agents."""
+
+    seed: int
+    seat: int
+    agents: list[str]
+    tool: str
+
+
+def saved_settings(log: GameLog) -> SavedSettings | None:
+    """The settings a log's header records, or None when it is no person's game against bots
+    (an arena log, a log without the seed, the seat or the agents)."""
+    meta = log.meta
+    num_players = log.initial_state.get("num_players")
+    agents = meta.get("agents")
+    seed, seat, tool = meta.get("seed"), meta.get("seat"), meta.get("tool")
+    if (
+        tool not in GAME_TOOLS
+        or not isinstance(num_players, int)
+        or not isinstance(agents, list)
+        or len(agents) != num_players
+        or not all(isinstance(agent, str) for agent in agents)
+        or not isinstance(seed, int)
+        or isinstance(seed, bool)
+        or not isinstance(seat, int)
+        or not 0 <= seat < num_players
+        or agents[seat] != HUMAN
+    ):
+        return None
+    return SavedSettings(seed, seat, list(agents), str(tool))
+
+
+@dataclass
+class Restored:
+    """A game brought back from its log: the state after the last record, the bots where they
+    were, and the seats whose bots did not repeat their logged moves."""
+
+    state: GameState
+    bots: dict[int, Policy]
+    diverged: set[int] = field(default_factory=set)
+
+
+def restore(log: GameLog, bots: dict[int, Policy]) -> Restored:
+    """Replay ``log`` from its header, showing each bot its logged decisions again.
+
+    The log must have been checked (``replay(log)``) and hold a generator in its initial state:
+    the restored generator rolls the logged dice again.
+    """
+    state = GameState.from_dict(log.initial_state)
+    if state.rng is None:
+        raise ValueError("line 1: the initial state has no random generator")
+    diverged: set[int] = set()
+    for record in log.records:
+        bot = bots.get(record.player)
+        if (
+            bot is not None
+            and record.player not in diverged
+            and bot.act(Decision.from_state(state)) != record.action
+        ):
+            diverged.add(record.player)
+        state.apply_action(record.action)
+    return Restored(state, bots, diverged)
