@@ -91,6 +91,20 @@ class ActorNet:
         weight, bias = self.head
         return weight @ hidden + bias
 
+    def batch_logits(self, observations: np.ndarray) -> np.ndarray:
+        """Unmasked action logits for a batch of observation vectors (one row each)."""
+        if observations.ndim != 2 or observations.shape[1] != self.observation_size:
+            raise ValueError(
+                f"PPO model {self.path} expects observations of size {self.observation_size}, "
+                f"got shape {observations.shape}: it was trained for another player count "
+                f"(or an older observation layout)"
+            )
+        hidden = observations.astype(np.float32, copy=False)
+        for weight, bias in self.hidden:
+            hidden = self.activation(hidden @ weight.T + bias)
+        weight, bias = self.head
+        return hidden @ weight.T + bias
+
 
 class NetPolicy:
     """Plays an :class:`ActorNet`: masked argmax, or a masked sample from its own generator."""
@@ -115,6 +129,19 @@ class NetPolicy:
         cumulative = np.cumsum(weights)
         index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
         return int(legal[min(index, len(legal) - 1)])
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The chosen legal action for each row (one batched forward): masked argmax, or masked
+        samples from the policy's generator."""
+        logits = self.net.batch_logits(observations).astype(np.float64)
+        logits[~masks.astype(bool)] = -np.inf
+        if self.deterministic:
+            return logits.argmax(axis=1).astype(np.int32)
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        draws = self.rng.random(len(logits))[:, None] * cumulative[:, -1:]
+        chosen = (cumulative <= draws).sum(axis=1)
+        return np.minimum(chosen, NUM_ACTIONS - 1).astype(np.int32)
 
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"

@@ -27,9 +27,14 @@ were played; by default there is no limit: the engine's games always end (E1, st
 Seeding: ``reset(seed=s)`` makes the whole game reproducible; ``reset()`` without a seed starts
 the next game of the same seeded stream (fresh entropy if the env was never seeded).
 
+Backends: ``backend="native"`` (the default where the native core is built) plays the game in
+the C core (:mod:`airships_env.native`), ``backend="python"`` in the Python engine, the
+reference. Both give the same game, bit for bit, for the same seed and actions.
+
 For tools: ``env.unwrapped.game`` is the engine's :class:`~airships_env.engine.GameState` (the
-true state: do not show its hidden parts to agents) and ``env.unwrapped.last_record`` the
-:class:`~airships_env.engine.ActionRecord` of the last action (None after reset).
+true state: do not show its hidden parts to agents; with the native backend it is a copy made on
+request) and ``env.unwrapped.last_record`` the :class:`~airships_env.engine.ActionRecord` of the
+last action (None after reset).
 
 Version history:
 
@@ -61,10 +66,13 @@ from airships_env.engine import (
     load_cards,
     new_game,
     public_view,
-    scores,
 )
+from airships_env.engine import rules as _rules
+from airships_env.native import NativeGame, NativeUnavailableError
+from airships_env.native import available as native_available
 from airships_env.observation import ObservationEncoder
 
+BACKENDS: tuple[str, ...] = ("native", "python")
 REWARD_MODES: tuple[str, ...] = ("win", "score")
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "penalize")
 RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
@@ -72,7 +80,26 @@ SCORE_REWARD_SCALE = 20.0
 ILLEGAL_ACTION_REWARD = -1.0
 
 
-def game_rewards(state: GameState, reward: str = "win") -> list[float]:
+def default_backend() -> str:
+    """'native' where the native core is built, else 'python'."""
+    return "native" if native_available() else "python"
+
+
+def check_backend(backend: str | None) -> str:
+    """The backend to use: ``None`` picks :func:`default_backend`; 'native' must be built."""
+    if backend is None:
+        return default_backend()
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS} or None, got {backend!r}")
+    if backend == "native" and not native_available():
+        raise NativeUnavailableError(
+            "backend='native': the native core is not built (`pip install -e .` builds it); "
+            "use backend='python'"
+        )
+    return backend
+
+
+def game_rewards(state: GameState | NativeGame, reward: str = "win") -> list[float]:
     """Every seat's reward for a finished game (the one place rewards are defined).
 
     ``"win"``: each of the ``k`` winners (E3; a shared win has several) gets ``1/k`` and every
@@ -178,9 +205,11 @@ class raw_env(AECEnv):
         illegal_action: str = "raise",
         max_turns: int | None = None,
         rules_options: RulesOptions | None = None,
+        backend: str | None = None,
     ):
         super().__init__()
         check_options(num_players, render_mode, reward, illegal_action, max_turns)
+        self.backend = check_backend(backend)
         self.num_players = num_players
         self.render_mode = render_mode
         self.reward_mode = reward
@@ -206,7 +235,8 @@ class raw_env(AECEnv):
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
-        self.game: GameState | None = None
+        self._engine: GameState | NativeGame | None = None
+        self._state_copy: GameState | None = None
         self.last_record: ActionRecord | None = None
         self._seed_sequence: np.random.SeedSequence | None = None
         self._observations: dict[int, np.ndarray] = {}
@@ -226,12 +256,14 @@ class raw_env(AECEnv):
         if seed is not None or self._seed_sequence is None:
             self._seed_sequence = np.random.SeedSequence(seed)
         game_seed = self._seed_sequence.spawn(1)[0]
-        self.game = new_game(
+        start = NativeGame.new if self.backend == "native" else new_game
+        self._engine = start(
             self.num_players,
             rng=np.random.default_rng(game_seed),
             cards=self.cards,
             options=self.rules_options,
         )
+        self._state_copy = None
         self.last_record = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -239,9 +271,24 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = self.possible_agents[self._engine.current_player]
         self._observations.clear()
         self._update_infos()
+
+    @property
+    def game(self) -> GameState | None:
+        """The game's true state (None before reset); with the native backend a fresh copy."""
+        engine = self._engine
+        if engine is None or isinstance(engine, GameState):
+            return engine
+        if self._state_copy is None:
+            self._state_copy = engine.to_state()
+        return self._state_copy
+
+    @property
+    def engine(self) -> GameState | NativeGame:
+        """The game as the backend holds it (a GameState, or a NativeGame)."""
+        return self._require_game()
 
     def step(self, action: Any) -> None:
         """Apply the acting agent's action (None for an agent that is already done)."""
@@ -259,6 +306,7 @@ class raw_env(AECEnv):
                 raise
             self._penalize(agent, action, error)
             return
+        self._state_copy = None
         self.last_record = record
         self._observations.clear()
         if game.is_terminal():
@@ -295,7 +343,10 @@ class raw_env(AECEnv):
         seat = self.seat_of[agent]
         vector = self._observations.get(seat)
         if vector is None:
-            vector = self._observations[seat] = self.encoder.encode(game, seat)
+            if isinstance(game, NativeGame):
+                vector = self._observations[seat] = game.observe(seat)
+            else:
+                vector = self._observations[seat] = self.encoder.encode(game, seat)
         return {"observation": vector.copy(), "action_mask": self._mask(agent)}
 
     def _mask(self, agent: str) -> np.ndarray:
@@ -329,19 +380,21 @@ class raw_env(AECEnv):
                 )
                 self.infos[agent]["winners"] = list(winners)
         elif any(self.truncations.values()):
-            current = scores(game)
+            current = game.scores() if isinstance(game, NativeGame) else _rules.scores(game)
             for agent in self.agents:
                 self.infos[agent]["scores"] = dict(zip(self.possible_agents, current, strict=True))
 
-    def _require_game(self) -> GameState:
-        if self.game is None:
+    def _require_game(self) -> GameState | NativeGame:
+        if self._engine is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.game
+        return self._engine
 
     # -- rendering -------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
         """Render in ``render_mode``: ``ansi`` text, ``human`` (prints), ``rgb_array`` picture."""
-        return render_state(self._require_game(), self.last_record, self.render_mode)
+        self._require_game()
+        assert self.game is not None
+        return render_state(self.game, self.last_record, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: rendering keeps no window open."""

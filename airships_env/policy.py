@@ -10,23 +10,35 @@ draws any randomness from the generator it is given in :meth:`Policy.reset` (nev
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from airships_env.engine import NUM_ACTIONS, GameState, public_view
 from airships_env.engine.dice import uniform_below
 
+if TYPE_CHECKING:
+    from airships_env.native import NativeGame
+
 
 class Decision:
-    """What the acting player may see; the observation vector is built on first use."""
+    """What the acting player may see; the view and the observation are built on first use."""
 
-    __slots__ = ("_observation", "legal_actions", "seat", "view")
+    __slots__ = ("_observation", "_observe", "_view", "_viewer", "legal_actions", "seat")
 
-    def __init__(self, view: GameState, seat: int, legal_actions: tuple[int, ...]):
-        self.view = view
+    def __init__(
+        self,
+        view: GameState | Callable[[], GameState],
+        seat: int,
+        legal_actions: tuple[int, ...],
+        observe: Callable[[], np.ndarray] | None = None,
+    ):
+        self._view: GameState | None = None if callable(view) else view
+        self._viewer = view if callable(view) else None
         self.seat = seat
         self.legal_actions = legal_actions
+        self._observe = observe
         self._observation: np.ndarray | None = None
 
     @classmethod
@@ -34,13 +46,36 @@ class Decision:
         """The decision facing the player to act in ``state`` (hidden cards stripped)."""
         return cls(public_view(state), state.current_player, tuple(state.legal_actions()))
 
+    @classmethod
+    def from_native(cls, game: NativeGame) -> Decision:
+        """The decision facing the player to act in a native game; its public view and its
+        observation are made only if an agent asks for them."""
+        seat = game.current_player
+        return cls(
+            lambda: game.public_view().to_state(),
+            seat,
+            tuple(game.legal_actions()),
+            lambda: game.observe(seat),
+        )
+
+    @property
+    def view(self) -> GameState:
+        """A public view of the game (docs/RULES.md V1): hidden cards canonical, no generator."""
+        if self._view is None:
+            assert self._viewer is not None
+            self._view = self._viewer()
+        return self._view
+
     @property
     def observation(self) -> np.ndarray:
         """The seat's float32 observation vector (see :mod:`airships_env.observation`)."""
         if self._observation is None:
-            from airships_env.observation import encode_observation
+            if self._observe is not None:
+                self._observation = self._observe()
+            else:
+                from airships_env.observation import encode_observation
 
-            self._observation = encode_observation(self.view, self.seat)
+                self._observation = encode_observation(self.view, self.seat)
         return self._observation.copy()
 
     @property

@@ -38,6 +38,7 @@ from gymnasium import spaces
 
 from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.native import NativeGame
 from airships_env.policy import Decision, Policy, RandomPolicy
 
 ENV_ID = "Airships-v1"
@@ -88,6 +89,7 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal_action: str = "penalize",
         max_turns: int | None = None,
         rules_options: RulesOptions | None = None,
+        backend: str | None = None,
     ):
         self._aec = raw_env(
             num_players=num_players,
@@ -97,6 +99,7 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             illegal_action=illegal_action,
             max_turns=max_turns,
             rules_options=rules_options,
+            backend=backend,
         )
         self.render_mode = render_mode
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -151,14 +154,22 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._aec.terminations[agent] or self._aec.truncations[agent]
 
     def _play_opponents(self) -> None:
-        """Opponents act until it is the learner's turn or the game is over."""
+        """Opponents act until it is the learner's turn or the game is over. With the native
+        backend a bot that has a native twin (``native_bot``: the greedy and heuristic bots)
+        chooses in the core, which makes the same choice."""
         aec = self._aec
         learner = self.agent
         while not self._learner_done() and aec.agent_selection != learner:
-            game = aec.game
-            assert game is not None
+            game = aec.engine
             opponent = self._opponent_of_seat[game.current_player]
-            aec.step(opponent.act(Decision.from_state(game)))
+            if isinstance(game, NativeGame):
+                twin = getattr(opponent, "native_bot", None)
+                if twin is not None:
+                    aec.step(game.bot_action(twin[0], twin[1], game.legal_actions()))
+                    continue
+                aec.step(opponent.act(Decision.from_native(game)))
+            else:
+                aec.step(opponent.act(Decision.from_state(game)))
 
     def _observation(self) -> np.ndarray:
         return self._aec.observe(self.agent)["observation"]

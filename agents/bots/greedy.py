@@ -46,6 +46,11 @@ class GreedyAgent:
         self.seat = 0
         self.rng = np.random.default_rng(0)
 
+    @property
+    def native_bot(self) -> tuple[int, tuple[object, ...]]:
+        """The native core's twin of this bot (kind, weights): it makes the same choices."""
+        return (2, self.config.native())
+
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Remember the seat; the generator is kept but the greedy bot never draws from it."""
         self.seat = seat

@@ -64,6 +64,11 @@ class HeuristicAgent:
         self.num_players = 2
         self.rng = np.random.default_rng(0)
 
+    @property
+    def native_bot(self) -> tuple[int, tuple[object, ...]]:
+        """The native core's twin of this bot (kind, weights): it makes the same choices."""
+        return (3, self.config.native())
+
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Remember the seat and the table size; the bot is deterministic."""
         self.seat = seat

@@ -163,6 +163,10 @@ class NativeGame:
         game = require().import_state(core, state_words(state), rng_state(state.rng))
         return cls(game, state.cards, state.options)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (and deep-copies) as its Python state."""
+        return (NativeGame.from_state, (self.to_state(),))
+
     def to_state(self) -> GameState:
         """The game as a Python :class:`GameState` (equal ``to_dict()`` to the engine's)."""
         words, rng = self._game.export()
@@ -215,18 +219,13 @@ class NativeGame:
         try:
             raw = self._game.apply(action, dice)
         except LookupError as error:
-            code = error.args[0][0]
-            if code == _PUBLIC_VIEW:
-                raise ValueError(
-                    "a public view cannot advance the game (its hidden cards are placeholders); "
-                    "determinize(view, rng) gives a playable copy"
-                ) from None
-            if code == _NO_RNG:
-                raise ValueError("this state has no random generator: pass the dice") from None
-            if code == _BAD_DICE:
-                raise ValueError(
-                    f"forced dice for '{ACTION_NAMES[action]}' do not fit the dice it rolls"
-                ) from None
+            code = error.args[0]
+            if code in (_PUBLIC_VIEW, _NO_RNG, _BAD_DICE):
+                # The Python engine refuses with the same error and says exactly why.
+                from airships_env.engine.rules import apply_action as reference
+
+                reference(self.to_state(), action, dice)
+                raise AssertionError("the engines disagree on a refusal") from error
             if self.is_terminal():
                 self._refuse(action, "the game is over")
             self._refuse(action, f"'{ACTION_NAMES[action]}' is not allowed now")

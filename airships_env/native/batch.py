@@ -218,7 +218,8 @@ class NativeBatch:
         return sum(a.nbytes for a in arrays) // self.num_games
 
     def reset(self) -> None:
-        """Start every slot's first episode and play the bots until a Python seat acts."""
+        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
+        next) and play the bots until a Python seat acts."""
         self._batch.reset()
 
     def step(self, actions: np.ndarray | Sequence[int]) -> None:
@@ -246,7 +247,7 @@ class NativeBatch:
         try:
             self._batch.step(chosen)
         except LookupError as error:
-            game, action, legal = error.args[0]
+            game, action, legal = error.args
             names = [ACTION_NAMES[a] for a in legal]
             if not legal:
                 why = f"game {game} of the batch is not waiting for a Python seat"

@@ -25,6 +25,8 @@ from airships_env.engine import (
 from airships_env.engine.actions import EXCHANGE_GIVING_FIXED
 from airships_env.engine.model import EMPTY
 
+pytestmark = pytest.mark.usefixtures("engine_backend")
+
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 NAMES = ("2p_hindenburg", "3p_stacks", "4p_chip_extra_era")
 

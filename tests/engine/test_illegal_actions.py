@@ -25,6 +25,8 @@ from airships_env.engine.actions import attempt_action
 
 from .helpers import give, hand_built, place, play_random, set_chips
 
+pytestmark = pytest.mark.usefixtures("engine_backend")
+
 
 def _refused(state: GameState, action: object) -> IllegalActionError:
     before = state.to_dict()

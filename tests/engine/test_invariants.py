@@ -32,6 +32,8 @@ OTHER_RULINGS = RulesOptions(
     stalemate_ends_game=True,
 )
 
+pytestmark = pytest.mark.usefixtures("engine_backend")
+
 
 def play_checked(num_players: int, seed: int, options: RulesOptions | None = None) -> int:
     """Play one random game checking every action; returns the number of actions."""

@@ -61,6 +61,8 @@ from .helpers import (
     stack_action,
 )
 
+pytestmark = pytest.mark.usefixtures("engine_backend")
+
 NO_DICE: tuple[int, ...] = ()
 
 

@@ -51,7 +51,7 @@ typedef struct {
     int num_games, num_players, obs_size;
     uint32_t seed_words[56];
     int n_seed_words;
-    int reward_mode, max_turns, autoreset, learner_mode;
+    int reward_mode, max_turns, autoreset, learner_mode, started;
     GreedyConfig greedy;
     HeuristicConfig heuristic;
     Slot *slots;
@@ -220,9 +220,12 @@ static void clear_step_outputs(BatchObject *self, int index) {
 /* -- Python methods -------------------------------------------------------------------------- */
 static PyObject *Batch_reset(BatchObject *self, PyObject *unused) {
     (void)unused;
+    int first = !self->started;
+    self->started = 1;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->num_games; i++) {
-        self->slots[i].episode = 0;
+        /* the first reset starts episode 0 of every slot; a later one starts each slot's next */
+        self->slots[i].episode = first ? 0 : self->slots[i].episode + 1;
         start_episode(self, i);
         clear_step_outputs(self, i);
         advance(self, i);

@@ -1,0 +1,302 @@
+"""Many games as one Stable-Baselines3 ``VecEnv``, stepped in the native core.
+
+:class:`AirshipsVecEnv` holds ``num_envs`` games in a :class:`~airships_env.native.batch.
+NativeBatch`: one call steps them all. In each game one seat is the learner (a random seat each
+episode, or a fixed one); the other seats are *opponents*:
+
+- a native bot, named by a spec: ``"random"``, ``"greedy"`` (options ``greedy:dice_weight=4``...)
+  or ``"heuristic"`` (``heuristic:config=FILE`` or weight options): played inside the core's step,
+  the same choices as the Python bots;
+- any other :class:`~airships_env.policy.Policy` object (a league snapshot, the bundled ``ppo``):
+  an *external* policy, evaluated between the core's steps for all games that wait on it at once:
+  with ``act_batch(observations, masks)`` if the policy has it (one batched forward), else one
+  :meth:`~airships_env.policy.Policy.act` per game. External policies must not keep state from
+  one decision to the next.
+
+It is usable by sb3-contrib's MaskablePPO directly (``action_masks()``, and ``env_method(
+"action_masks")`` as its helper asks), without SubprocVecEnv. Rewards are the learner's, from the
+same reward modes as the AEC environment (:func:`airships_env.aec.game_rewards`), at the end of
+each game; an ended game's ``info`` holds ``terminal_observation``, ``TimeLimit.truncated``,
+``scores``, ``winners`` and ``seat`` (the learner's), and the game restarts at once (auto-reset).
+Seeds: see :mod:`airships_env.native.batch` (slot ``i``'s games do not depend on ``num_envs``).
+Opponents for the next episode of chosen games can be queued with :meth:`queue_opponents` (a
+league draws them game by game).
+
+Needs the ``train`` extra (stable-baselines3) and the native core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import (
+        VecEnv,
+        VecEnvIndices,
+        VecEnvObs,
+        VecEnvStepReturn,
+    )
+except ImportError as error:  # pragma: no cover - the train extra is not installed
+    raise ImportError(
+        "airships_env.vector needs stable-baselines3: pip install -e '.[train]' "
+        "(with torch==2.13.0 first, see the README)"
+    ) from error
+
+from airships_env.bot_config import GreedyConfig, HeuristicConfig
+from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.native.batch import BOTS, EXTERNAL, LEARNER, NativeBatch, Opponent
+from airships_env.observation import observation_high
+from airships_env.policy import Decision, Policy
+
+OpponentSpec = str | Policy
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A native bot spec ``name[:key=value,...]`` as its name and options."""
+    name, _, rest = spec.strip().partition(":")
+    if name not in BOTS:
+        raise ValueError(
+            f"opponent {spec!r}: the core plays {', '.join(BOTS)}; pass any other agent "
+            f"as a Policy object"
+        )
+    options: dict[str, Any] = {}
+    for piece in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = piece.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"opponent {spec!r}: option {piece!r} is not key=value")
+        text = value.strip()
+        try:
+            options[key.strip()] = float(text) if key.strip() != "config" else text
+        except ValueError:
+            options[key.strip()] = text
+    return name, options
+
+
+class AirshipsVecEnv(VecEnv):
+    """``num_envs`` games in the native core as one VecEnv (see the module docstring)."""
+
+    render_mode = None  # the games are not drawn here (airships_env.render draws a state)
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
+        *,
+        seed: int = 0,
+        reward: str = "win",
+        max_turns: int | None = None,
+        seat: int | str = "random",
+        card_file: str | None = None,
+        rules_options: RulesOptions | None = None,
+    ):
+        self._greedy: GreedyConfig | None = None
+        self._heuristic: HeuristicConfig | None = None
+        self._externals: list[Policy] = []
+        codes = self._opponent_list(opponents, num_players)
+        self.batch = NativeBatch(
+            num_envs,
+            num_players,
+            seed=seed,
+            opponents=codes,
+            learner_seat=seat,
+            reward=reward,
+            max_turns=max_turns,
+            cards=card_file,
+            options=rules_options,
+            greedy=self._greedy,
+            heuristic=self._heuristic,
+        )
+        self.num_players = num_players
+        observation_space = spaces.Box(
+            low=0.0,
+            high=observation_high(num_players),
+            shape=(self.batch.obs_size,),
+            dtype=np.float32,
+        )
+        super().__init__(num_envs, observation_space, spaces.Discrete(NUM_ACTIONS))
+        self._actions = np.full(num_envs, -1, dtype=np.int32)
+        self._external_actions = np.full(num_envs, -1, dtype=np.int32)
+
+    # -- opponents ----------------------------------------------------------------------------
+    def _opponent_list(
+        self, opponents: OpponentSpec | Sequence[OpponentSpec], num_players: int
+    ) -> list[Opponent]:
+        listed = [opponents] if isinstance(opponents, (str, Policy)) else list(opponents)
+        if len(listed) not in (1, num_players - 1):
+            raise ValueError(
+                f"expected {num_players - 1} opponents (one per other seat) or one for all, "
+                f"got {len(listed)}"
+            )
+        return [self._opponent(o) for o in listed]
+
+    def _opponent(self, opponent: OpponentSpec) -> Opponent:
+        if isinstance(opponent, str):
+            name, options = parse_bot_spec(opponent)
+            if name == "greedy":
+                config = GreedyConfig(**options)
+                if self._greedy is not None and config != self._greedy:
+                    raise ValueError("one VecEnv plays one greedy configuration")
+                self._greedy = config
+            elif name == "heuristic":
+                path = options.pop("config", None)
+                heuristic = HeuristicConfig.load(path, **options)
+                if self._heuristic is not None and heuristic != self._heuristic:
+                    raise ValueError("one VecEnv plays one heuristic configuration")
+                self._heuristic = heuristic
+            elif options:
+                raise ValueError(f"opponent {opponent!r}: the random bot takes no options")
+            return name
+        if not isinstance(opponent, Policy):
+            raise TypeError(f"an opponent is a bot spec or a Policy, got {opponent!r}")
+        for index, known in enumerate(self._externals):
+            if known is opponent:
+                return index
+        self._externals.append(opponent)
+        return len(self._externals) - 1
+
+    def queue_opponents(
+        self, games: Sequence[int] | np.ndarray, opponents: OpponentSpec | Sequence[OpponentSpec]
+    ) -> None:
+        """The opponents of the next episode of each game in ``games`` (native bots must be of
+        the configurations this VecEnv was made with)."""
+        self.batch.queue_opponents(games, self._opponent_list(opponents, self.num_players))
+
+    @property
+    def external_policies(self) -> tuple[Policy, ...]:
+        """The external policies, by index."""
+        return tuple(self._externals)
+
+    # -- the VecEnv API -------------------------------------------------------------------------
+    def reset(self) -> VecEnvObs:
+        """Start a new game in every slot (its next episode of the documented seed stream)."""
+        self.batch.reset()
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._play_externals(rewards, dones, infos)
+        return self.batch.obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Store the learner's actions."""
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        """One learner step in every game; opponents play until each learner acts again."""
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        learners = self.batch.learner.copy()
+        self.batch.step(self._actions)
+        self._collect(learners, rewards, dones, infos)
+        self._play_externals(rewards, dones, infos)
+        return self.batch.obs.copy(), rewards, dones, infos
+
+    def _collect(
+        self,
+        learners: np.ndarray,
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        infos: list[dict[str, Any]],
+    ) -> None:
+        """Rewards and infos of the games that ended in the last core step."""
+        batch = self.batch
+        ended = np.flatnonzero(batch.terminated | batch.truncated)
+        for i in ended:
+            seat = int(learners[i])
+            rewards[i] += batch.rewards[i, seat]
+            dones[i] = True
+            infos[i] = {
+                "terminal_observation": batch.final_obs[i].copy(),
+                "TimeLimit.truncated": bool(batch.truncated[i]),
+                "scores": batch.scores[i].tolist(),
+                "winners": [s for s in range(self.num_players) if batch.winners[i] >> s & 1],
+                "seat": seat,
+            }
+
+    def _play_externals(
+        self, rewards: np.ndarray, dones: np.ndarray, infos: list[dict[str, Any]]
+    ) -> None:
+        """Evaluate the external policies for every game that waits on one, in batches."""
+        batch = self.batch
+        while True:
+            waiting = batch.controller >= EXTERNAL
+            if not waiting.any():
+                return
+            actions = self._external_actions
+            actions[:] = -1
+            for index in np.unique(batch.controller[waiting]):
+                games = np.flatnonzero(batch.controller == index)
+                policy = self._externals[int(index) - EXTERNAL]
+                actions[games] = self._act(policy, games)
+            learners = batch.learner.copy()
+            batch.step(actions)
+            self._collect(learners, rewards, dones, infos)
+
+    def _act(self, policy: Policy, games: np.ndarray) -> np.ndarray:
+        act_batch = getattr(policy, "act_batch", None)
+        if act_batch is not None:
+            return np.asarray(act_batch(self.batch.obs[games], self.batch.masks[games]))
+        chosen = np.empty(len(games), dtype=np.int32)
+        for k, i in enumerate(games):
+            decision = Decision.from_state(self.batch.game_state(int(i)))
+            chosen[k] = policy.act(decision)
+        return chosen
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game, bool (num_envs, 83)."""
+        return self.batch.masks.copy()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """An attribute of this VecEnv, once per selected game."""
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Set an attribute of this VecEnv."""
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> list[Any]:
+        """``action_masks`` per game (what sb3-contrib asks for); other methods of this VecEnv."""
+        selected = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.batch.masks
+            return [masks[i].copy() for i in selected]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result] * len(selected)
+
+    def has_attr(self, attr_name: str) -> bool:
+        """Whether the VecEnv has the attribute (``action_masks`` included)."""
+        return hasattr(self, attr_name)
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        """The games are not Gymnasium environments: never wrapped."""
+        return [False] * len(self._get_indices(indices))
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seeds are given at construction (see airships_env.native.batch)."""
+        return [None] * self.num_envs
+
+    def __repr__(self) -> str:
+        opponents = [code for code in self.batch.next_opponents[0]]
+        names = {code: name for name, code in BOTS.items()}
+        shown = [names.get(int(c), f"external {int(c) - EXTERNAL}") for c in opponents]
+        return (
+            f"AirshipsVecEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
+            f"opponents={shown}, learner={LEARNER})"
+        )
