@@ -257,7 +257,7 @@ class AirshipsVecEnv(VecEnv):
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         """An attribute of this VecEnv, once per selected game."""
-        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         """Set an attribute of this VecEnv."""
@@ -286,7 +286,7 @@ class AirshipsVecEnv(VecEnv):
         self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None
     ) -> list[bool]:
         """The games are not Gymnasium environments: never wrapped."""
-        return [False] * len(self._get_indices(indices))
+        return [False] * len(list(self._get_indices(indices)))
 
     def seed(self, seed: int | None = None) -> list[int | None]:
         """Seeds are given at construction (see airships_env.native.batch)."""
