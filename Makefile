@@ -27,7 +27,7 @@ PIP := $(VPY) -m pip
 STAMP := $(VENV)/.installed
 # The native core is rebuilt when its C sources change (pip builds it in place: editable).
 NATIVE_STAMP := $(VENV)/.native
-NATIVE_SOURCES := $(wildcard airships_env/native/src/*.c airships_env/native/src/*.h)
+NATIVE_SOURCES := setup.py $(wildcard airships_env/native/src/*.c airships_env/native/src/*.h)
 
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.

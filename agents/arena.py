@@ -21,6 +21,12 @@ reuses its agent objects across games). An exception raised by an agent, an ille
 game that does not end becomes an *error record* naming the agent, seat and seed; the run goes
 on. The agent is rebuilt after an error.
 
+Bot-only games are played in the native core when every agent has a native twin (the random,
+greedy and heuristic bots: identical choices from the same generators) and no logs are asked
+for: whole games in one call, the same records (only the timings differ: a native game's
+``seconds`` and ``think_seconds`` share out the batch's time). Other games run in Python, in
+parallel worker processes.
+
 Results are JSON lines: a header (``{"type": "header", "format": "airships-results", ...,
 "config": {...}}``), then one ``{"type": "game", ...}`` line per finished game, flushed as each
 game ends. Re-running with the same file checks that the configuration is the same and plays
@@ -478,6 +484,122 @@ def _play_all(
         executor.shutdown(wait=False, cancel_futures=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# Bot-only games in the native core
+# ---------------------------------------------------------------------------------------------
+NATIVE_CHUNK = 64  # games per call into the core (a progress update each)
+
+
+@dataclass(frozen=True)
+class NativeSeats:
+    """How the native core plays an arena's agents: a bot name per label, and the weights."""
+
+    bots: dict[str, str]
+    greedy: Any
+    heuristic: Any
+
+
+def native_seats(agent_specs: dict[str, str]) -> NativeSeats | None:
+    """The native twins of every agent, or None if one has none (or two greedy or two heuristic
+    agents have different weights: one core call plays one of each)."""
+    from airships_env import native
+    from airships_env.bot_config import GreedyConfig, HeuristicConfig
+    from airships_env.policy import RandomPolicy
+
+    if not native.available():
+        return None
+    bots: dict[str, str] = {}
+    configs: dict[int, Any] = {}
+    for label, spec in agent_specs.items():
+        agent = make_agent(spec)
+        if type(agent) is RandomPolicy:
+            bots[label] = "random"
+            continue
+        twin = getattr(agent, "native_bot", None)
+        if twin is None:
+            return None
+        kind = int(twin[0])
+        config = agent.config  # type: ignore[attr-defined]
+        if configs.setdefault(kind, config) != config:
+            return None
+        bots[label] = {2: "greedy", 3: "heuristic"}[kind]
+    greedy = configs.get(2, GreedyConfig())
+    heuristic = configs.get(3) or HeuristicConfig.load()
+    return NativeSeats(bots, greedy, heuristic)
+
+
+def _play_native(
+    pending: list[GameSpec], seats: NativeSeats, seed: int, max_steps: int
+) -> Iterator[dict[str, Any]]:
+    """Records of the pending games, played whole in the native core, chunk by chunk."""
+    from airships_env.native.batch import play_bot_games
+
+    for start in range(0, len(pending), NATIVE_CHUNK):
+        chunk = pending[start : start + NATIVE_CHUNK]
+        games = []
+        for spec in chunk:
+            players = len(spec.seats)
+            games.append(
+                (
+                    np.random.default_rng(spec.deal_seed),
+                    [agent_rng(seed, spec.game, seat) for seat in range(players)],
+                    [seats.bots[label] for label in spec.seats],
+                )
+            )
+        started = time.perf_counter()
+        results = play_bot_games(
+            len(chunk[0].seats),
+            games,
+            greedy=seats.greedy,
+            heuristic=seats.heuristic,
+            max_steps=max_steps,
+        )
+        share = (time.perf_counter() - started) / max(1, sum(r["steps"] for r in results))
+        for spec, result in zip(chunk, results, strict=True):
+            yield _native_record(spec, result, share)
+
+
+def _native_record(spec: GameSpec, result: dict[str, Any], share: float) -> dict[str, Any]:
+    """A native game's result in the arena's record format (as :func:`play_game` writes it)."""
+    record: dict[str, Any] = {
+        "type": "game",
+        "game": spec.game,
+        "deal": spec.deal,
+        "deal_seed": spec.deal_seed,
+        "seats": list(spec.seats),
+    }
+    if result["over"]:
+        keys = list(zip(result["scores"], result["airships"], strict=True))
+        winners = set(result["winners"])
+        others = [keys[p] for p in range(len(keys)) if p not in winners]
+        record.update(
+            scores=result["scores"],
+            winners=result["winners"],
+            ranks=[
+                1 if p in winners else 1 + len(winners) + sum(o > keys[p] for o in others)
+                for p in range(len(keys))
+            ],
+            airships=result["airships"],
+        )
+    else:
+        record["error"] = {
+            "kind": "no end",
+            "seat": None,
+            "agent": None,
+            "message": f"the game did not end in {result['steps']} steps",
+            "traceback": "",
+        }
+        record.update(scores=None, winners=None, ranks=None, airships=None)
+    record.update(
+        turns=result["turns"],
+        steps=result["steps"],
+        decisions=result["decisions"],
+        think_seconds=[round(share * d, 6) for d in result["decisions"]],
+        seconds=round(share * result["steps"], 6),
+    )
+    return record
+
+
 def run_schedule(
     schedule: Sequence[GameSpec],
     agent_specs: dict[str, str],
@@ -509,10 +631,15 @@ def run_schedule(
     done = {game: record for game, record in done.items() if game in wanted}
     pending = [spec for spec in schedule if spec.game not in done]
     workers = default_workers() if workers is None else max(1, workers)
+    seats = None if save_logs or not pending else native_seats(agent_specs)
+    if seats is not None:
+        games: Iterator[dict[str, Any]] = _play_native(pending, seats, seed, max_steps)
+    else:
+        games = _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)
     with contextlib.ExitStack() as stack:
         handle = stack.enter_context(open(out, "a", encoding="utf-8")) if out else None
         bar = stack.enter_context(_progress(len(schedule), len(done), progress, description))
-        for record in _play_all(pending, agent_specs, seed, save_logs, max_steps, workers):
+        for record in games:
             if handle is not None:
                 handle.write(json.dumps(record, separators=(",", ":")) + "\n")
                 handle.flush()

@@ -45,6 +45,14 @@ AIRSHIPS_PER_TIER = 6
 AIRSHIP_TIERS = (1, 2, 3)
 HINDENBURG_PHASES = 4
 MAX_COST_PER_COLOUR = 3  # at most 3 dice of a colour are rolled (T4)
+# Limits of the card-file schema (docs/CARDS.md): generous for any real card set, and what the
+# native core's compact tables hold.
+MAX_DICE_PER_COLOUR = 3  # dice of a colour on one card, an entrepreneur side, or an exchange
+MAX_TARGET = 99  # a target number (the best possible roll stays far below)
+MAX_POINTS = 99  # stars, Hindenburg values
+MAX_FIXED_VALUE = 20  # an Engineer's fixed die
+MAX_BONUS_AMOUNT = 9  # one Engine bonus
+MAX_ENGINE_BONUSES = 4  # Engine bonuses on one card
 
 DiceCounts = tuple[int, int, int]
 
@@ -282,9 +290,7 @@ class _Parser:
                 raise self.fail(
                     entry,
                     key,
-                    f"count of {colour} must be at most {maximum} "
-                    f"(at most {maximum} dice of a colour are rolled), "
-                    f"got {count}",
+                    f"count of {colour} must be at most {maximum} (docs/CARDS.md limits), got {count}",
                 )
             counts[COLOURS.index(colour)] = count
         return (counts[0], counts[1], counts[2])
@@ -345,7 +351,11 @@ class _Parser:
                 raise self.fail(entry, key, f"missing (a {department_name} card needs it)")
             if key not in required and key in table:
                 raise self.fail(entry, key, f"not allowed on a {department_name} card")
-        dice = self.dice(table["dice"], entry, "dice") if "dice" in table else (0, 0, 0)
+        dice = (
+            self.dice(table["dice"], entry, "dice", MAX_DICE_PER_COLOUR)
+            if "dice" in table
+            else (0, 0, 0)
+        )
         if "dice" in table and sum(dice) == 0:
             raise self.fail(entry, "dice", "gives no dice")
         chips = self.integer(table, "chips", entry, 1, 3) if "chips" in table else 0
@@ -356,26 +366,37 @@ class _Parser:
             colour = self.text(spec, "colour", entry)
             if colour not in COLOURS:
                 raise self.fail(entry, "fixed_die.colour", f"unknown colour {colour!r}")
-            fixed_die = FixedDie(COLOURS.index(colour), self.integer(spec, "value", entry, 1))
+            fixed_die = FixedDie(
+                COLOURS.index(colour), self.integer(spec, "value", entry, 1, MAX_FIXED_VALUE)
+            )
         bonuses: list[EngineBonus] = []
         if "engine_bonuses" in table:
             specs = table["engine_bonuses"]
             if not isinstance(specs, list) or not specs:
                 raise self.fail(entry, "engine_bonuses", "must be a non-empty array")
+            if len(specs) > MAX_ENGINE_BONUSES:
+                raise self.fail(
+                    entry,
+                    "engine_bonuses",
+                    f"at most {MAX_ENGINE_BONUSES} bonuses on one card, got {len(specs)}",
+                )
             for spec in specs:
                 self.check_keys(spec, frozenset({"colour", "amount"}), f"{entry} engine_bonuses")
                 colour = self.text(spec, "colour", entry)
                 if colour not in BONUS_COLOURS:
                     raise self.fail(entry, "engine_bonuses.colour", f"unknown colour {colour!r}")
                 bonuses.append(
-                    EngineBonus(BONUS_COLOURS.index(colour), self.integer(spec, "amount", entry, 1))
+                    EngineBonus(
+                        BONUS_COLOURS.index(colour),
+                        self.integer(spec, "amount", entry, 1, MAX_BONUS_AMOUNT),
+                    )
                 )
         exchange = None
         if "exchange" in table:
             spec = table["exchange"]
             self.check_keys(spec, frozenset({"give", "get"}), f"{entry} exchange")
-            give = self.dice(spec.get("give", {}), entry, "exchange.give")
-            get = self.dice(spec.get("get", {}), entry, "exchange.get")
+            give = self.dice(spec.get("give", {}), entry, "exchange.give", MAX_DICE_PER_COLOUR)
+            get = self.dice(spec.get("get", {}), entry, "exchange.get", MAX_DICE_PER_COLOUR)
             if sum(give) == 0:
                 raise self.fail(entry, "exchange.give", "the exchange takes no dice")
             if sum(get) == 0:
@@ -389,8 +410,8 @@ class _Parser:
             era=era,
             department=DEPARTMENTS.index(department_name),
             cost=self.cost(table, entry),
-            target=self.integer(table, "target", entry, 0),
-            stars=self.integer(table, "stars", entry, 0, default=0),
+            target=self.integer(table, "target", entry, 0, MAX_TARGET),
+            stars=self.integer(table, "stars", entry, 0, MAX_POINTS, default=0),
             dice=dice,
             chips=chips,
             fixed_die=fixed_die,
@@ -409,8 +430,8 @@ class _Parser:
             id=card_id,
             tier=self.integer(table, "tier", entry, 1, 3),
             cost=self.cost(table, entry),
-            target=self.integer(table, "target", entry, 0),
-            stars=self.integer(table, "stars", entry, 0),
+            target=self.integer(table, "target", entry, 0, MAX_TARGET),
+            stars=self.integer(table, "stars", entry, 0, MAX_POINTS),
             source=self.text(table, "source", entry, default="unspecified"),
         )
 
@@ -419,15 +440,15 @@ class _Parser:
         self.check_keys(table, self._HINDENBURG_KEYS, entry)
         card_id = self.text(table, "id", entry)
         entry = f"hindenburg '{card_id}'"
-        low = self.integer(table, "low", entry, 0)
-        high = self.integer(table, "high", entry, 0)
+        low = self.integer(table, "low", entry, 0, MAX_POINTS)
+        high = self.integer(table, "high", entry, 0, MAX_POINTS)
         if high < low:
             raise self.fail(entry, "high", f"must be at least low ({low}), got {high}")
         return HindenburgPhase(
             index=index,
             id=card_id,
             cost=self.cost(table, entry),
-            target=self.integer(table, "target", entry, 0),
+            target=self.integer(table, "target", entry, 0, MAX_TARGET),
             low=low,
             high=high,
             source=self.text(table, "source", entry, default="unspecified"),
@@ -447,7 +468,7 @@ class _Parser:
         for side in ("side_1", "side_2"):
             if side not in entrepreneur:
                 raise self.fail("entrepreneur", side, "missing")
-            sides.append(self.dice(entrepreneur[side], "entrepreneur", side))
+            sides.append(self.dice(entrepreneur[side], "entrepreneur", side, MAX_DICE_PER_COLOUR))
 
         expansions = tuple(
             self.expansion(i, t) for i, t in enumerate(self.entries(data, "expansion"))

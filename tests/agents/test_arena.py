@@ -419,3 +419,26 @@ def test_arena_command_json_is_the_last_line(capsys: pytest.CaptureFixture[str],
     assert "one agent per seat" in capsys.readouterr().err
     assert script.main(["--agents", "nosuch,random", "--workers", "1", "--no-progress"]) == 2
     assert "unknown agent 'nosuch'" in capsys.readouterr().err
+
+
+def test_bot_only_games_in_the_native_core_give_the_python_records() -> None:
+    """Every agent has a native twin: the arena plays in the core, with the same results."""
+    from agents import arena
+    from airships_env import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    specs = ["heuristic", "greedy", "random"]
+    agent_specs = arena.label_agents(specs)
+    assert arena.native_seats(agent_specs) is not None
+    assert arena.native_seats(arena.label_agents(["mcts", "random"])) is None
+    run = arena.run_arena(specs, 30, seed=5, paired=True)
+    schedule = arena.arena_schedule(list(agent_specs), 30, seed=5, paired=True)
+    python = sorted(
+        arena._play_all(schedule, agent_specs, 5, False, 20_000, 1), key=lambda r: r["game"]
+    )
+    timings = ("think_seconds", "seconds")
+    for ours, theirs in zip(run.records, python, strict=True):
+        assert {k: v for k, v in ours.items() if k not in timings} == {
+            k: v for k, v in theirs.items() if k not in timings
+        }

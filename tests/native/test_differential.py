@@ -112,6 +112,9 @@ def edited_cards(tmp_path_factory: pytest.TempPathFactory) -> CardSet:
         ("airship-L1", "target", "6"),
         ("airship-D2", "stars", "9"),
         ("financier-11", "stars", "3"),
+        ("financier-12", "stars", "30"),  # a card feature past the vector's bound (clipped)
+        ("hangar-11", "dice", "{ white = 3 }"),
+        ("hangar-21", "dice", "{ black = 3 }"),
         ("hindenburg-4", "target", "20"),
     ]
     cards = cards_with(tmp_path_factory.mktemp("cards"), edits)

@@ -188,7 +188,7 @@ static void advance(BatchObject *self, int index) {
         }
         if (is_python_seat(slot->controllers[game->current_player])) return;
         int action = bot_move(self, slot);
-        game_apply(game, self->cards, self->options, action, NULL, NULL, NULL);
+        game_apply_legal(game, self->cards, self->options, action, NULL, NULL, NULL);
         BUF(self, B_STEPS, int32_t)[index]++;
     }
 }
@@ -264,7 +264,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *actions_obj) {
         for (int i = 0; i < self->num_games; i++) {
             clear_step_outputs(self, i);
             if (actions[i] < 0) continue;
-            game_apply(&self->slots[i].game, self->cards, self->options, actions[i], NULL, NULL, NULL);
+            game_apply_legal(&self->slots[i].game, self->cards, self->options, actions[i], NULL, NULL, NULL);
             BUF(self, B_STEPS, int32_t)[i]++;
             advance(self, i);
             write_outputs(self, i);
@@ -553,7 +553,7 @@ static PyObject *py_play_bot_games(PyObject *module, PyObject *args) {
             else
                 action = legal[uniform_below(&slot->seat_rng[seat], (uint64_t)n_legal)];
             decisions[g * MAX_PLAYERS + seat]++;
-            game_apply(game, cards, options, action, NULL, NULL, NULL);
+            game_apply_legal(game, cards, options, action, NULL, NULL, NULL);
             steps[g]++;
         }
     }
@@ -585,8 +585,51 @@ fail:
     return NULL;
 }
 
+/* random_games(core, num_players, games, seed) -> actions applied: random legal play in the core
+ * alone (the engine benchmark): game g deals from SeedSequence(seed, spawn_key=(g, 0)) and its
+ * choices come from (g, 1). */
+static PyObject *py_random_games(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *core_obj;
+    int num_players, games;
+    unsigned int seed;
+    if (!PyArg_ParseTuple(args, "OiiI", &core_obj, &num_players, &games, &seed)) return NULL;
+    if (!PyObject_TypeCheck(core_obj, CoreTypePtr)) {
+        PyErr_SetString(PyExc_TypeError, "core must be a native Core");
+        return NULL;
+    }
+    if (num_players < MIN_PLAYERS || num_players > MAX_PLAYERS || games < 0) {
+        PyErr_SetString(PyExc_ValueError, "num_players must be 2 to 4 and games >= 0");
+        return NULL;
+    }
+    const Cards *cards = &((CoreObject *)core_obj)->cards;
+    const Options *options = &((CoreObject *)core_obj)->options;
+    long long actions = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Game game;
+    for (int g = 0; g < games; g++) {
+        Rng deal, choices;
+        uint32_t spawn[2] = {(uint32_t)g, 0};
+        rng_seed_sequence(&deal, &seed, 1, spawn, 2);
+        spawn[1] = 1;
+        rng_seed_sequence(&choices, &seed, 1, spawn, 2);
+        game_new(&game, cards, options, num_players, &deal);
+        int steps = 0;
+        while (game.phase != GAME_OVER && steps < 20000) {
+            int8_t legal[NUM_ACTIONS];
+            int n = game_legal_list(&game, cards, options, legal);
+            game_apply_legal(&game, cards, options, legal[uniform_below(&choices, (uint64_t)n)], NULL, NULL, NULL);
+            steps++;
+        }
+        actions += steps;
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(actions);
+}
+
 static PyMethodDef batch_functions[] = {
     {"play_bot_games", py_play_bot_games, METH_VARARGS, "Whole games between native bots."},
+    {"random_games", py_random_games, METH_VARARGS, "Random legal games in the core alone."},
     {NULL, NULL, 0, NULL},
 };
 

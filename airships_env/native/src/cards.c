@@ -107,5 +107,6 @@ int cards_unpack(Cards *cards, const int32_t *words, int n_words) {
     for (int i = 0; i < NUM_PHASES; i++)
         CLASS_OF(cards->phases[i].cost, cards->phases[i].target, cards->phase_class[i]);
 #undef CLASS_OF
+    obs_card_features(cards);
     return 0;
 }

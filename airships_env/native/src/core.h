@@ -111,7 +111,14 @@ typedef struct {
     int8_t n_classes;
     int8_t class_cost[MAX_CLASSES][3];
     int16_t class_needed[MAX_CLASSES];
+    /* observation features of every card, computed once (obs.c); the last row of each is the
+     * all-zero "no card" */
+    float expansion_features[NUM_EXPANSIONS + 1][32];
+    float airship_features[NUM_AIRSHIPS + 1][9];
+    float phase_features[NUM_PHASES][6];
 } Cards;
+
+void obs_card_features(Cards *cards);
 
 /* Packed card table from Python (int32 words); returns 0 or the index of the bad word + 1. */
 #define CARD_WORDS_HEADER 6
@@ -274,7 +281,11 @@ int game_legal_list(const Game *game, const Cards *cards, const Options *options
 /* Apply an action; forced: 3 colours x 3 faces (with counts) or NULL to roll. */
 int game_apply(Game *game, const Cards *cards, const Options *options, int action,
                const int8_t *forced_counts, const int8_t *forced_faces, Record *record);
+int game_apply_legal(Game *game, const Cards *cards, const Options *options, int action,
+                     const int8_t *forced_counts, const int8_t *forced_faces, Record *record);
 int game_target_class(const Game *game, const Cards *cards, const Options *options, int target);
+void game_target_classes(const Game *game, const Cards *cards, const Options *options,
+                         int8_t classes[NUM_TARGETS]);
 int game_phase_available(const Game *game, const Options *options, int phase);
 void game_scores(const Game *game, const Cards *cards, int16_t *scores);
 void game_score_parts(const Game *game, const Cards *cards, int player, int16_t parts[3]);

@@ -102,24 +102,63 @@ static void airship_features(const Airship *a, float *f) {
     f[8] = (float)(a->stars / STARS_SCALE);
 }
 
+/* Card features are clipped to the open bound once, here (the vector's bound for every card
+ * block), so that encoding need not clip them again. */
+static void clip_row(float *row, int count) {
+    for (int i = 0; i < count; i++)
+        if (row[i] > OPEN_HIGH) row[i] = OPEN_HIGH;
+}
+
+void obs_card_features(Cards *cards) {
+    for (int i = 0; i < NUM_EXPANSIONS; i++) {
+        expansion_features(&cards->expansions[i], cards->expansion_features[i]);
+        clip_row(cards->expansion_features[i], E_SIZE);
+    }
+    memset(cards->expansion_features[NUM_EXPANSIONS], 0, sizeof cards->expansion_features[0]);
+    for (int i = 0; i < NUM_AIRSHIPS; i++) {
+        airship_features(&cards->airships[i], cards->airship_features[i]);
+        clip_row(cards->airship_features[i], A_SIZE);
+    }
+    memset(cards->airship_features[NUM_AIRSHIPS], 0, sizeof cards->airship_features[0]);
+    for (int j = 0; j < NUM_PHASES; j++) {
+        const Phase *h = &cards->phases[j];
+        for (int c = 0; c < 3; c++) cards->phase_features[j][c] = (float)(h->cost[c] / COST_SCALE);
+        cards->phase_features[j][3] = (float)(h->target / TARGET_SCALE);
+        cards->phase_features[j][4] = (float)(h->low / PHASE_VALUE_SCALE);
+        cards->phase_features[j][5] = (float)(h->high / PHASE_VALUE_SCALE);
+        clip_row(cards->phase_features[j], 6);
+    }
+}
+
+/* A card's features (or zeros for EMPTY): one row copied from the tables. */
+static void put_expansion(const Cards *cards, int card, float *out) {
+    memcpy(out, cards->expansion_features[card == EMPTY ? NUM_EXPANSIONS : card], E_SIZE * sizeof(float));
+}
+
+static void clip(float *out, const float *high, int from, int count) {
+    for (int i = from; i < from + count; i++) {
+        float value = out[i], bound = high[i];
+        out[i] = value > bound ? bound : value;
+    }
+}
+
 static int rel(int player, int seat, int n) { return ((player - seat) % n + n) % n; }
 
-static void company(const Game *game, const Cards *cards, int player, float *out) {
+static void company(const Game *game, const Cards *cards, const Pool *pool_in, int player, float *out) {
     const Player *p = &game->players[player];
     int at = 0;
     for (int d = 0; d < NUM_DEPARTMENTS; d++) {
-        if (p->slots[d] != EMPTY) expansion_features(&cards->expansions[p->slots[d]], out + at);
+        put_expansion(cards, p->slots[d], out + at);
         at += E_SIZE;
     }
-    Pool pool;
-    pool_build(&pool, cards, game->era, p->slots);
-    const Hand *plain = &pool.hands[NO_EXCHANGE];
-    const Hand *rollable_only = &pool.hands[EXCHANGE];
-    const Hand *giving_fixed = &pool.hands[EXCHANGE_GIVING_FIXED];
+    const Pool *pool = pool_in;
+    const Hand *plain = &pool->hands[NO_EXCHANGE];
+    const Hand *rollable_only = &pool->hands[EXCHANGE];
+    const Hand *giving_fixed = &pool->hands[EXCHANGE_GIVING_FIXED];
     int fixed[3] = {0, 0, 0};
     if (plain->fixed_colour >= 0) fixed[plain->fixed_colour] += plain->fixed_value;
     int bonus[4] = {0, 0, 0, 0};
-    for (int b = 0; b < pool.n_bonuses; b++) bonus[pool.bonus_colour[b]] += pool.bonus_amount[b];
+    for (int b = 0; b < pool->n_bonuses; b++) bonus[pool->bonus_colour[b]] += pool->bonus_amount[b];
     for (int c = 0; c < 3; c++) out[at + c] = (float)(plain->rollable[c] / DICE_SCALE);
     at += 3;
     for (int c = 0; c < 3; c++) out[at + c] = (float)(fixed[c] / FACE_SCALE);
@@ -128,9 +167,9 @@ static void company(const Game *game, const Cards *cards, int player, float *out
     at += 3;
     for (int c = 0; c < 4; c++) out[at + c] = (float)(bonus[c] / BONUS_SCALE);
     at += 4;
-    for (int c = 0; c < 3; c++) out[at + c] = (float)(pool.give[c] / COST_SCALE);
+    for (int c = 0; c < 3; c++) out[at + c] = (float)(pool->give[c] / COST_SCALE);
     at += 3;
-    for (int c = 0; c < 3; c++) out[at + c] = (float)(pool.get[c] / COST_SCALE);
+    for (int c = 0; c < 3; c++) out[at + c] = (float)(pool->get[c] / COST_SCALE);
     at += 3;
     for (int c = 0; c < 3; c++)
         out[at + c] = rollable_only->valid ? (float)(rollable_only->available[c] / DICE_SCALE) : 0.0f;
@@ -140,6 +179,7 @@ static void company(const Game *game, const Cards *cards, int player, float *out
     at += 3;
     out[at++] = (float)(p->chips_on_board / CHIP_SCALE);
     out[at++] = (float)(p->chips_supply / CHIP_SCALE);
+    memset(out + at, 0, NUM_AIRSHIPS * sizeof(float));
     for (int a = 0; a < p->n_airships; a++) out[at + p->airships[a]] = 1.0f;
     at += NUM_AIRSHIPS;
     int phases = 0;
@@ -160,7 +200,11 @@ void obs_encode(const Game *game, const Cards *cards, const Options *options, Sh
                 int seat, float *out) {
     int n = game->num_players;
     int size = obs_size(n);
-    memset(out, 0, (size_t)size * sizeof(float));
+    /* zeros where values are written only when present: the head and removed cards, the
+     * Hindenburg, the odds and the pending roll; the card blocks are written whole */
+    memset(out, 0, (size_t)board_start(n) * sizeof(float));
+    memset(out + phases_start(n), 0, (size_t)(companies_start(n) - phases_start(n)) * sizeof(float));
+    memset(out + odds_start(n), 0, (size_t)(size - odds_start(n)) * sizeof(float));
     out[0] = (float)(game->era - 1);
     out[1] = (float)(game->deck_len / DECK_SCALE);
     out[2] = (float)(game->turn / TURN_SCALE);
@@ -179,13 +223,14 @@ void obs_encode(const Game *game, const Cards *cards, const Options *options, Sh
     for (int i = 0; i < game->n_removed; i++) out[at + game->removed[i]] = 1.0f;
     at = board_start(n);
     for (int s = 0; s < BOARD_SLOTS; s++) {
-        if (game->board[s] != EMPTY) expansion_features(&cards->expansions[game->board[s]], out + at);
+        put_expansion(cards, game->board[s], out + at);
         at += E_SIZE;
     }
     for (int s = 0; s < NUM_STACKS; s++) {
-        out[at] = (float)(game->stack_len[s] / STACK_HEIGHT_SCALE);
-        if (game->stack_len[s])
-            airship_features(&cards->airships[game->stacks[s][game->stack_len[s] - 1]], out + at + 1);
+        int height = game->stack_len[s];
+        out[at] = (float)(height / STACK_HEIGHT_SCALE);
+        int top = height ? game->stacks[s][height - 1] : NUM_AIRSHIPS;
+        memcpy(out + at + 1, cards->airship_features[top], A_SIZE * sizeof(float));
         at += 1 + A_SIZE;
     }
     for (int j = 0; j < NUM_PHASES; j++) {
@@ -196,32 +241,33 @@ void obs_encode(const Game *game, const Cards *cards, const Options *options, Sh
         } else if (game_phase_available(game, options, j)) {
             out[at] = 1.0f;
         }
-        const Phase *h = &cards->phases[j];
-        int k = at + 2 + n;
-        for (int c = 0; c < 3; c++) out[k + c] = (float)(h->cost[c] / COST_SCALE);
-        out[k + 3] = (float)(h->target / TARGET_SCALE);
-        out[k + 4] = (float)(h->low / PHASE_VALUE_SCALE);
-        out[k + 5] = (float)(h->high / PHASE_VALUE_SCALE);
+        memcpy(out + at + 2 + n, cards->phase_features[j], 6 * sizeof(float));
         at += 8 + n;
     }
-    for (int r = 0; r < n; r++) company(game, cards, (seat + r) % n, out + companies_start(n) + r * COMPANY_SIZE);
+    Pool pools[MAX_PLAYERS];
+    for (int r = 0; r < n; r++) {
+        int player = (seat + r) % n;
+        pool_build(&pools[r], cards, game->era, game->players[player].slots);
+        company(game, cards, &pools[r], player, out + companies_start(n) + r * COMPANY_SIZE);
+    }
     /* odds of every attempt for the observing seat, on its own dice (whoever is to act) */
     at = odds_start(n);
     {
-        Pool pool;
-        pool_build(&pool, cards, game->era, game->players[seat].slots);
+        const Pool *pool = &pools[0];
         int wooden = game->wooden_airship == seat;
         int has_chip = game->players[seat].chips_on_board > 0;
+        int8_t classes[NUM_TARGETS];
+        game_target_classes(game, cards, options, classes);
         for (int target = 0; target < NUM_TARGETS; target++) {
-            int cls = game_target_class(game, cards, options, target);
+            int cls = classes[target];
             if (cls < 0) continue;
             const int8_t *cost = cards->class_cost[cls];
             int8_t offered[NUM_VARIANTS];
-            pool_offers(&pool, cost, offered);
-            int bonus = pool_engine_bonus(&pool, cost, options->engine_bonus_needs_cost_colour) + wooden;
+            pool_offers(pool, cost, offered);
+            int bonus = pool_engine_bonus(pool, cost, options->engine_bonus_needs_cost_colour) + wooden;
             for (int v = 0; v < NUM_VARIANTS; v++) {
                 if (!offered[v]) continue;
-                Odds odds = odds_for(cache, &pool.hands[v], cost, cards->class_needed[cls], bonus, has_chip);
+                Odds odds = odds_for(cache, &pool->hands[v], cost, cards->class_needed[cls], bonus, has_chip);
                 int row = at + 3 * (NUM_VARIANTS * target + v);
                 out[row] = 1.0f;
                 out[row + 1] = (float)((double)odds.at_least / (double)odds.denominator);
@@ -261,9 +307,16 @@ void obs_encode(const Game *game, const Cards *cards, const Options *options, Sh
         out[at + 2] = (float)(pd->total / TARGET_SCALE);
         out[at + 3] = (float)(pd->needed / TARGET_SCALE);
     }
+    /* The vector's bounds (airships_env/observation.py clips everything; only these values
+     * can pass their bound: the turn, a company's dice, bonuses and scores, the pending sums;
+     * the card blocks were clipped in their tables). */
     const float *high = obs_high_table(n);
-    for (int i = 0; i < size; i++)
-        if (out[i] > high[i]) out[i] = high[i];
+    clip(out, high, 2, 1);
+    for (int r = 0; r < n; r++) {
+        int start = companies_start(n) + r * COMPANY_SIZE + NUM_DEPARTMENTS * E_SIZE;
+        clip(out, high, start, POOL_PIECES + DYNAMIC_PIECES);
+    }
+    clip(out, high, pending_start(n), PENDING_SIZE);
 }
 
 /* The upper bounds by player count, computed once (odds_init_tables runs it at import). */

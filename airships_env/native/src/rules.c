@@ -145,14 +145,36 @@ int game_target_class(const Game *game, const Cards *cards, const Options *optio
     return game_phase_available(game, options, phase) ? cards->phase_class[phase] : -1;
 }
 
+void game_target_classes(const Game *game, const Cards *cards, const Options *options,
+                         int8_t classes[NUM_TARGETS]) {
+    for (int t = 0; t < BOARD_SLOTS; t++) {
+        int card = game->board[t];
+        classes[t] = card == EMPTY ? -1 : cards->expansion_class[card];
+    }
+    for (int s = 0; s < NUM_STACKS; s++) {
+        int height = game->stack_len[s];
+        classes[FIRST_STACK_TARGET + s] = height ? cards->airship_class[game->stacks[s][height - 1]] : -1;
+    }
+    int first_open = -1;
+    for (int j = 0; j < NUM_PHASES; j++)
+        if (game->hindenburg[j] == EMPTY && first_open < 0) first_open = j;
+    for (int j = 0; j < NUM_PHASES; j++) {
+        int open = game->hindenburg_open && game->hindenburg[j] == EMPTY &&
+                   (options->hindenburg_any_order || j == first_open);
+        classes[FIRST_PHASE_TARGET + j] = open ? cards->phase_class[j] : -1;
+    }
+}
+
 int game_legal_list(const Game *game, const Cards *cards, const Options *options, int8_t *out) {
     int n = 0;
     switch (game->phase) {
     case CHOOSE_TARGET: {
         Pool pool;
         pool_build(&pool, cards, game->era, game->players[game->current_player].slots);
+        int8_t classes[NUM_TARGETS];
+        game_target_classes(game, cards, options, classes);
         for (int target = 0; target < NUM_TARGETS; target++) {
-            int cls = game_target_class(game, cards, options, target);
+            int cls = classes[target];
             if (cls < 0) continue;
             int8_t offered[NUM_VARIANTS];
             pool_offers(&pool, cards->class_cost[cls], offered);
@@ -482,6 +504,12 @@ int game_apply(Game *game, const Cards *cards, const Options *options, int actio
     int n = game_legal_list(game, cards, options, legal), ok = 0;
     for (int i = 0; i < n; i++) ok |= legal[i] == action;
     if (!ok) return CORE_ILLEGAL;
+    return game_apply_legal(game, cards, options, action, forced_counts, forced_faces, record);
+}
+
+/* game_apply for an action known to be legal (a choice among game_legal_list's): no check. */
+int game_apply_legal(Game *game, const Cards *cards, const Options *options, int action,
+                     const int8_t *forced_counts, const int8_t *forced_faces, Record *record) {
     int player = game->current_player;
     if (record) {
         memset(record, 0, sizeof *record);
