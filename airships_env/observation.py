@@ -363,6 +363,14 @@ class ObservationEncoder:
         ]
         self._odds_start = lay["odds.eligible"].start
         self._pending_start = lay["pending.active"].start
+        self._statics: dict[tuple[int, ...], np.ndarray] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_statics"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._statics = {}
 
     # -- the vector ------------------------------------------------------------------------
     def encode(self, state: GameState, seat: int) -> np.ndarray:
@@ -424,12 +432,10 @@ class ObservationEncoder:
             self._company(state, (seat + relative) % n, out, self._company_starts[relative])
         # -- odds ------------------------------------------------------------------------------
         at = self._odds_start
-        for action, odds in enumerate(_rules.attempt_table(state, seat)):
-            if odds is not None:
-                row = at + _ODDS_PER_ACTION * action
-                out[row] = 1.0
-                out[row + 1] = odds.success
-                out[row + 2] = odds.chip_decides
+        values: list[float] = []
+        for odds in _rules.attempt_table(state, seat):
+            values += _NO_ODDS if odds is None else (1.0, odds.success, odds.chip_decides)
+        out[at : at + len(values)] = values
         # -- the pending roll -------------------------------------------------------------------
         pending = state.pending
         if pending is not None:
@@ -455,36 +461,12 @@ class ObservationEncoder:
     def _company(self, state: GameState, player: int, out: np.ndarray, at: int) -> None:
         """One company block: expansions, dice per variant, chips, airships, score."""
         ps = state.players[player]
-        slots_size = len(ps.slots) * EXPANSION_SIZE
-        out[at : at + slots_size] = self._expansion_table[ps.slots].ravel()
-        at += slots_size
-        pool = _rules.player_pool(state, player)
-        plain, rollable_only, giving_fixed = pool.hands
-        assert plain is not None
-        fixed = [0, 0, 0]
-        for colour, value in plain.fixed:
-            fixed[colour] += value
-        bonus = [0, 0, 0, 0]
-        for engine_bonus in pool.engine_bonuses:
-            bonus[engine_bonus.colour] += engine_bonus.amount
-        give = pool.exchange.give if pool.exchange is not None else (0, 0, 0)
-        get = pool.exchange.get if pool.exchange is not None else (0, 0, 0)
-        exchanged = rollable_only.available if rollable_only is not None else (0, 0, 0)
-        exchanged_fixed = giving_fixed.available if giving_fixed is not None else (0, 0, 0)
-        values = [
-            *(c / DICE_SCALE for c in plain.rollable),
-            *(v / FACE_SCALE for v in fixed),
-            *(c / DICE_SCALE for c in plain.available),
-            *(b / BONUS_SCALE for b in bonus),
-            *(c / COST_SCALE for c in give),
-            *(c / COST_SCALE for c in get),
-            *(c / DICE_SCALE for c in exchanged),
-            *(c / DICE_SCALE for c in exchanged_fixed),
-            ps.chips_on_board / CHIP_SCALE,
-            ps.chips_supply / CHIP_SCALE,
-        ]
-        out[at : at + len(values)] = values
-        at += len(values)
+        static = self._company_static(state, player)
+        out[at : at + len(static)] = static
+        at += len(static)
+        out[at] = ps.chips_on_board / CHIP_SCALE
+        out[at + 1] = ps.chips_supply / CHIP_SCALE
+        at += 2
         if ps.airships:
             out[[at + airship for airship in ps.airships]] = 1.0
         at += NUM_AIRSHIPS
@@ -504,6 +486,48 @@ class ObservationEncoder:
             (len(ps.airships) + phases) / TIE_BREAK_SCALE,
         ]
 
+    def _company_static(self, state: GameState, player: int) -> np.ndarray:
+        """The part of a company block that depends only on its cards and the era: expansion
+        features and dice per exchange variant (kept per company, a bounded cache)."""
+        ps = state.players[player]
+        key = (state.era, *ps.slots)
+        static = self._statics.get(key)
+        if static is not None:
+            return static
+        pool = _rules.player_pool(state, player)
+        plain, rollable_only, giving_fixed = pool.hands
+        assert plain is not None
+        fixed = [0, 0, 0]
+        for colour, value in plain.fixed:
+            fixed[colour] += value
+        bonus = [0, 0, 0, 0]
+        for engine_bonus in pool.engine_bonuses:
+            bonus[engine_bonus.colour] += engine_bonus.amount
+        give = pool.exchange.give if pool.exchange is not None else (0, 0, 0)
+        get = pool.exchange.get if pool.exchange is not None else (0, 0, 0)
+        exchanged = rollable_only.available if rollable_only is not None else (0, 0, 0)
+        exchanged_fixed = giving_fixed.available if giving_fixed is not None else (0, 0, 0)
+        dice = _rounded(
+            [
+                *(c / DICE_SCALE for c in plain.rollable),
+                *(v / FACE_SCALE for v in fixed),
+                *(c / DICE_SCALE for c in plain.available),
+                *(b / BONUS_SCALE for b in bonus),
+                *(c / COST_SCALE for c in give),
+                *(c / COST_SCALE for c in get),
+                *(c / DICE_SCALE for c in exchanged),
+                *(c / DICE_SCALE for c in exchanged_fixed),
+            ]
+        )
+        static = np.concatenate([self._expansion_table[ps.slots].ravel(), dice])
+        if len(self._statics) >= _STATIC_CACHE:
+            self._statics.clear()
+        self._statics[key] = static
+        return static
+
+
+_STATIC_CACHE = 4096  # company blocks kept per encoder
+_NO_ODDS = (0.0, 0.0, 0.0)
 
 _ENCODERS: OrderedDict[tuple[int, int], tuple[CardSet, ObservationEncoder]] = OrderedDict()
 _ENCODER_CACHE_SIZE = 8

@@ -134,6 +134,12 @@ def profile(cards: CardSet, needs_colour: bool, slots: Sequence[int], era: int) 
         _PROFILES.clear()
     tables = tables_for(cards)
     pool = tables.pool(era, slots)
+    # Many companies have the same dice: the profile depends only on the pool's value.
+    value_key = (cards.digest, needs_colour, pool.hands, pool.engine_bonuses)
+    found = _PROFILES.get(value_key)
+    if found is not None:
+        _PROFILES[key] = found
+        return found
     airship, airship_chip = [], []
     for target_class in tables.airship_class:
         plain, chip = tables.best_odds(pool, target_class, needs_colour)
@@ -144,7 +150,7 @@ def profile(cards: CardSet, needs_colour: bool, slots: Sequence[int], era: int) 
         plain, chip = tables.best_odds(pool, target_class, needs_colour)
         phase.append(plain)
         phase_chip.append(chip)
-    found = _PROFILES[key] = Profile(
+    found = _PROFILES[key] = _PROFILES[value_key] = Profile(
         tuple(airship), tuple(airship_chip), tuple(phase), tuple(phase_chip)
     )
     return found

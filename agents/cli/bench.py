@@ -1,25 +1,34 @@
-"""Benchmarks: engine, environment and bot speed. Prints figures; asserts nothing.
+"""Benchmarks: the native core beside the Python engine, measured in the same run. Prints
+figures; asserts nothing.
 
-    python scripts/bench.py                 # every section, ~3 s per measurement
-    python scripts/bench.py --only engine --seconds 5
-    python scripts/bench.py --json          # the last line is one JSON object
+    airships bench                          # every section, ~3 s per measurement
+    airships bench --only engine,heuristic --seconds 5
+    airships bench --json                   # the last line is one JSON object
 
-Sections:
-- engine: random legal games played with the engine alone, one core: decisions per second and
-  games per second for 2, 3 and 4 players.
-- env: PettingZoo AEC steps per CPU second with observations and masks under random legal
-  play, beside PettingZoo's connect_four_v3 measured the same way in alternating slices of the
-  same run, and their ratio.
-- bots: milliseconds per decision of each bundled bot, and arena games per second.
+Sections (each pair measured in the same run, one core, CPU time of this process):
+- engine: random legal games with the engine alone, decisions and games per second, 2-4
+  players: the native core (``random_games``) beside the Python engine.
+- env: environment steps per second with an observation and a mask at every step, random legal
+  play, 4 players: the native batch (1,024 games per call, every seat a Python seat) beside the
+  Python PettingZoo AEC environment; the native AEC environment for reference.
+- heuristic: decisions per second of the heuristic bot in 4-player heuristic games: the native
+  twin (whole games in the core) beside the Python bot (its ``act`` only).
+- vecenv: learner steps per second against heuristic opponents, 2 and 4 players:
+  :class:`~airships_env.vector.AirshipsVecEnv` (64 games) beside the Python single-agent
+  wrapper, random legal learner actions.
+- bots: milliseconds per decision of each bot (Python), and the arena's games per second.
 
-The machine is shared and noisy: compare figures from the same run, not across runs.
+The machine is shared and noisy: compare figures from the same run, not across runs. With
+``--json`` the last line holds every figure, among them the pairs ``native_decisions_per_s`` /
+``python_decisions_per_s``, ``native_env_steps_per_s`` / ``python_env_steps_per_s`` and
+``native_heuristic_decisions_per_s`` / ``python_heuristic_decisions_per_s``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,99 +38,187 @@ import numpy as np
 from airships_env.engine import new_game
 from airships_env.engine.dice import uniform_below
 
-SECTIONS = ("engine", "env", "bots")
+SECTIONS = ("engine", "env", "heuristic", "vecenv", "bots")
 
 
-def engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
-    """Random legal games with the engine alone for about ``seconds``."""
-    chooser = np.random.default_rng(seed + 10_000)
-    games = decisions = 0
-    started = time.perf_counter()
+def _timed(run: Callable[[], int], seconds: float) -> float:
+    """Units per CPU second of ``run`` (which returns the units it did), repeated for ``seconds``."""
+    done = 0
+    started = time.process_time()
     while True:
-        state = new_game(num_players, seed=seed + games)
+        done += run()
+        spent = time.process_time() - started
+        if spent >= seconds:
+            return done / spent
+
+
+# -- engine ----------------------------------------------------------------------------------
+def python_engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Random legal games with the Python engine for about ``seconds`` of CPU time."""
+    chooser = np.random.default_rng(seed + 10_000)
+    counts = {"games": 0, "decisions": 0}
+
+    def one_game() -> int:
+        state = new_game(num_players, seed=seed + counts["games"])
+        made = 0
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply_action(legal[uniform_below(chooser, len(legal))])
-            decisions += 1
-        games += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
-    return {
-        "decisions_per_s": decisions / elapsed,
-        "games_per_s": games / elapsed,
-        "decisions_per_game": decisions / games,
-        "games": games,
-    }
+            made += 1
+        counts["games"] += 1
+        counts["decisions"] += made
+        return made
+
+    rate = _timed(one_game, seconds)
+    return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
 
 
-class _AECRunner:
-    """Random legal play in one AEC env, resumable in slices (last() -> mask -> step)."""
+def native_engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Random legal games with the native core alone for about ``seconds`` of CPU time."""
+    from airships_env.engine import RulesOptions, load_cards
+    from airships_env.native import core_for, require
 
-    def __init__(self, make_env: Callable[[], Any], seed: int):
-        self.environment = make_env()
-        self.chooser = np.random.default_rng(seed)
-        self.seed = seed
-        self.episode = 0
-        self.environment.reset(seed=seed)
+    core = core_for(load_cards(None), RulesOptions())
+    module = require()
+    counts = {"games": 0, "decisions": 0}
 
-    def run(self, seconds: float) -> tuple[int, float]:
-        """Play for about ``seconds`` of CPU time; returns (steps, CPU seconds)."""
-        environment = self.environment
-        steps = 0
-        started = time.process_time()
-        while time.process_time() - started < seconds:
+    def chunk() -> int:
+        made = int(module.random_games(core, num_players, 500, seed + counts["games"]))
+        counts["games"] += 500
+        counts["decisions"] += made
+        return made
+
+    rate = _timed(chunk, seconds)
+    return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
+
+
+# -- environments --------------------------------------------------------------------------------
+def aec_rate(backend: str, num_players: int, seconds: float, seed: int = 0) -> float:
+    """PettingZoo AEC steps per CPU second with observation and mask, random legal play."""
+    from airships_env import env as airships_env
+
+    environment = airships_env(num_players=num_players, backend=backend)
+    chooser = np.random.default_rng(seed)
+    episode = [seed]
+    environment.reset(seed=seed)
+
+    def slice_of_steps() -> int:
+        for _ in range(100):
             if not environment.agents:
-                self.episode += 1
-                environment.reset(seed=self.seed + self.episode)
+                episode[0] += 1
+                environment.reset(seed=episode[0])
             observation, _reward, terminated, truncated, _info = environment.last()
             if terminated or truncated:
                 action = None
             else:
                 legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[uniform_below(self.chooser, len(legal))])
+                action = int(legal[uniform_below(chooser, len(legal))])
             environment.step(action)
-            steps += 1
-        return steps, time.process_time() - started
+        return 100
+
+    return _timed(slice_of_steps, seconds)
 
 
-def interleaved_rates(
-    makers: dict[str, Callable[[], Any]], seconds: float, slice_seconds: float = 0.25
-) -> dict[str, float]:
-    """AEC steps per CPU second of several envs, measured in alternating slices.
+def native_batch_rate(num_players: int, seconds: float, games: int = 1024) -> float:
+    """Steps per CPU second of the native batch, every seat a Python seat (an observation and a
+    mask at every step), random legal actions chosen with numpy."""
+    from airships_env.native.batch import NativeBatch
 
-    Alternating short slices exposes every env to the same machine load, and CPU time leaves
-    out the time the process waits for a core: on a shared machine this is what makes the
-    figures comparable within one run.
-    """
-    runners = {name: _AECRunner(make, seed=0) for name, make in makers.items()}
-    totals = {name: [0, 0.0] for name in makers}
-    rounds = max(1, round(seconds / slice_seconds))
-    for _ in range(rounds):
-        for name, runner in runners.items():
-            steps, spent = runner.run(slice_seconds)
-            totals[name][0] += steps
-            totals[name][1] += spent
-    return {name: steps / spent for name, (steps, spent) in totals.items()}
+    batch = NativeBatch(games, num_players, seed=1, opponents=0)
+    batch.reset()
+    chooser = np.random.default_rng(0)
+    actions = np.zeros(games, dtype=np.int32)
 
+    def step() -> int:
+        scores = chooser.random(batch.masks.shape, dtype=np.float32) * batch.masks
+        actions[:] = scores.argmax(axis=1)
+        batch.step(actions)
+        return games
 
-def env_section(seconds: float) -> dict[str, float]:
-    """The Airships AEC env beside connect_four_v3, same method, same run."""
-    from pettingzoo.classic import connect_four_v3
-
-    from airships_env import env as airships_env
-
-    rates = interleaved_rates(
-        {"airships": lambda: airships_env(num_players=4), "connect_four": connect_four_v3.env},
-        seconds,
-    )
-    return {
-        "env_steps_per_s": rates["airships"],
-        "connect_four_steps_per_s": rates["connect_four"],
-        "env_to_connect_four_ratio": rates["airships"] / rates["connect_four"],
-    }
+    return _timed(step, seconds)
 
 
+# -- the heuristic --------------------------------------------------------------------------------
+def python_heuristic_rate(seconds: float, num_players: int = 4) -> float:
+    """Decisions per CPU second of the Python heuristic (its act only) in heuristic games."""
+    from agents.bots import HeuristicAgent
+    from airships_env.policy import Decision
+
+    bot = HeuristicAgent()
+    game = [0]
+    spent = [0.0]
+    made = [0]
+    deadline = time.process_time() + seconds
+    while time.process_time() < deadline:
+        state = new_game(num_players, seed=game[0])
+        while not state.is_terminal():
+            bot.reset(state.current_player, num_players, np.random.default_rng(0))
+            decision = Decision.from_state(state)
+            started = time.process_time()
+            action = bot.act(decision)
+            spent[0] += time.process_time() - started
+            made[0] += 1
+            state.apply_action(action)
+        game[0] += 1
+    return made[0] / spent[0]
+
+
+def native_heuristic_rate(seconds: float, num_players: int = 4) -> float:
+    """Decisions per CPU second of the native heuristic playing whole games in the core."""
+    from airships_env.native.batch import play_bot_games
+
+    games = [
+        (np.random.default_rng(g), [None] * num_players, ["heuristic"] * num_players)
+        for g in range(200)
+    ]
+
+    def chunk() -> int:
+        return sum(r["steps"] for r in play_bot_games(num_players, games))
+
+    return _timed(chunk, seconds)
+
+
+# -- learner steps against heuristic opponents ---------------------------------------------------
+def vecenv_rate(num_players: int, seconds: float, num_envs: int = 64) -> float:
+    """Learner steps per CPU second of AirshipsVecEnv against heuristic opponents."""
+    from airships_env.vector import AirshipsVecEnv
+
+    env = AirshipsVecEnv(num_envs, num_players, "heuristic", seed=2)
+    env.reset()
+    chooser = np.random.default_rng(0)
+
+    def step() -> int:
+        scores = chooser.random((num_envs, env.batch.masks.shape[1])) * env.action_masks()
+        env.step(scores.argmax(axis=1))
+        return num_envs
+
+    return _timed(step, seconds)
+
+
+def single_agent_rate(num_players: int, seconds: float) -> float:
+    """Learner steps per CPU second of the Python single-agent wrapper (Python engine, Python
+    heuristic opponents)."""
+    from agents.bots import HeuristicAgent
+    from airships_env.single_agent import AirshipsSingleAgentEnv
+
+    env = AirshipsSingleAgentEnv(num_players, opponents=HeuristicAgent(), backend="python")
+    chooser = np.random.default_rng(0)
+    env.reset(seed=3)
+
+    def step() -> int:
+        for _ in range(20):
+            legal = np.flatnonzero(env.action_masks())
+            _obs, _reward, terminated, truncated, _info = env.step(
+                int(legal[uniform_below(chooser, len(legal))])
+            )
+            if terminated or truncated:
+                env.reset()
+        return 20
+
+    return _timed(step, seconds)
+
+
+# -- bots -------------------------------------------------------------------------------------------
 def bot_decision_ms(spec: str, num_players: int, decisions: int, seed: int = 0) -> float:
     """Mean milliseconds per decision of one bot playing seat 0 against random players."""
     from agents.registry import make_agent
@@ -150,72 +247,107 @@ def bot_decision_ms(spec: str, num_players: int, decisions: int, seed: int = 0) 
     return 1000.0 * spent / made
 
 
-def bots_section(seconds: float) -> dict[str, Any]:
-    """Time per decision of each bundled bot, and the arena's games per second."""
-    from agents.arena import run_arena
+# -- the command ----------------------------------------------------------------------------------
+def _ratio(native: float, python: float) -> str:
+    return f"{native / python:>8.1f}x" if python else "       -"
 
-    bots = {"random": 400, "greedy": 400, "heuristic": 400, "mcts": 20}
-    result: dict[str, Any] = {
-        "bot_ms_per_decision": {
-            spec: bot_decision_ms(spec, 2, count) for spec, count in bots.items()
-        }
-    }
-    for workers in (1, os.cpu_count() or 1):
-        games = max(20, int(60 * seconds))
-        started = time.perf_counter()
-        run_arena(["random", "random"], num_players=2, games=games, workers=workers, progress=False)
-        result[f"arena_games_per_s_{workers}_workers"] = games / (time.perf_counter() - started)
-    return result
+
+def _row(label: str, native: float, python: float) -> None:
+    print(f"  {label:<28} {native:>14,.0f} {python:>14,.0f} {_ratio(native, python)}")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen sections and print their figures."""
+    from airships_env import native
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
     parser.add_argument(
         "--only",
         default=",".join(SECTIONS),
         help=f"comma-separated sections among {', '.join(SECTIONS)}",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON line at the end")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON line at the end (the tables go to stderr)",
+    )
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:
         parser.error(f"unknown section(s) {unknown}; choose among {', '.join(SECTIONS)}")
-
+    needs_native = set(chosen) & {"engine", "env", "heuristic", "vecenv"}
+    if needs_native and not native.available():
+        parser.error("the native core is not built (pip install -e . builds it)")
+    out = sys.stderr if args.json else sys.stdout
+    stdout, sys.stdout = sys.stdout, out
     figures: dict[str, Any] = {}
-    if "engine" in chosen:
-        print("engine, random legal play, one core")
-        print(f"  {'players':>7}  {'decisions/s':>12}  {'games/s':>8}  {'decisions/game':>14}")
-        for players in (2, 3, 4):
-            rate = engine_rate(players, args.seconds)
-            figures[f"engine_{players}p"] = rate
-            print(
-                f"  {players:>7}  {rate['decisions_per_s']:>12,.0f}  "
-                f"{rate['games_per_s']:>8,.1f}  {rate['decisions_per_game']:>14,.1f}"
+    seconds = args.seconds
+    try:
+        header = f"  {'':<28} {'native':>14} {'python':>14} {'ratio':>9}"
+        if "engine" in chosen:
+            print("engine alone, random legal play, decisions per second (one core)")
+            print(header)
+            for players in (2, 3, 4):
+                fast = native_engine_rate(players, seconds)
+                slow = python_engine_rate(players, seconds)
+                figures[f"engine_{players}p"] = {"native": fast, "python": slow}
+                _row(f"{players} players", fast["decisions_per_s"], slow["decisions_per_s"])
+                _row("  games/s", fast["games_per_s"], slow["games_per_s"])
+            figures["native_decisions_per_s"] = figures["engine_4p"]["native"]["decisions_per_s"]
+            figures["python_decisions_per_s"] = figures["engine_4p"]["python"]["decisions_per_s"]
+        if "env" in chosen:
+            print("environment steps per second, observation and mask each step, 4 players")
+            print(header)
+            fast_env = native_batch_rate(4, seconds)
+            slow_env = aec_rate("python", 4, seconds)
+            native_aec = aec_rate("native", 4, seconds)
+            figures.update(
+                native_env_steps_per_s=fast_env,
+                python_env_steps_per_s=slow_env,
+                native_aec_env_steps_per_s=native_aec,
             )
-        figures["decisions_per_s"] = figures["engine_4p"]["decisions_per_s"]
-        figures["games_per_s"] = figures["engine_4p"]["games_per_s"]
-    if "env" in chosen:
-        env_figures = env_section(args.seconds)
-        figures.update(env_figures)
-        print(
-            "environment, AEC steps per CPU second with observations and masks, random legal "
-            "play, measured in alternating slices"
-        )
-        print(f"  airships_v1 (4 players)  {env_figures['env_steps_per_s']:>10,.0f}")
-        print(f"  connect_four_v3          {env_figures['connect_four_steps_per_s']:>10,.0f}")
-        print(f"  ratio                    {env_figures['env_to_connect_four_ratio']:>10.2f}")
-    if "bots" in chosen:
-        bot_figures = bots_section(args.seconds)
-        figures.update(bot_figures)
-        print("bots, milliseconds per decision (2 players, against random)")
-        for spec, ms in bot_figures["bot_ms_per_decision"].items():
-            print(f"  {spec:<10} {ms:>9.2f} ms")
-        for key, value in bot_figures.items():
-            if key.startswith("arena_games_per_s"):
-                print(f"  {key.replace('_', ' ')}: {value:,.1f}")
+            _row("batch (1,024 games) vs AEC", fast_env, slow_env)
+            _row("AEC env, native backend", native_aec, slow_env)
+        if "heuristic" in chosen:
+            print("heuristic bot, decisions per second, 4-player heuristic games")
+            print(header)
+            fast_h = native_heuristic_rate(seconds)
+            slow_h = python_heuristic_rate(seconds)
+            figures.update(
+                native_heuristic_decisions_per_s=fast_h, python_heuristic_decisions_per_s=slow_h
+            )
+            _row("heuristic", fast_h, slow_h)
+        if "vecenv" in chosen:
+            print("learner steps per second against heuristic opponents")
+            print(f"  {'':<28} {'AirshipsVecEnv':>14} {'single-agent':>14} {'ratio':>9}")
+            for players in (2, 4):
+                fast_v = vecenv_rate(players, seconds)
+                slow_v = single_agent_rate(players, seconds)
+                figures[f"native_vecenv_{players}p_steps_per_s"] = fast_v
+                figures[f"python_single_agent_{players}p_steps_per_s"] = slow_v
+                _row(f"{players} players", fast_v, slow_v)
+        if "bots" in chosen:
+            from agents.arena import run_arena
+
+            bots = {"random": 400, "greedy": 400, "heuristic": 400, "mcts": 20}
+            milliseconds = {spec: bot_decision_ms(spec, 2, count) for spec, count in bots.items()}
+            figures["bot_ms_per_decision"] = milliseconds
+            print("bots (Python), milliseconds per decision, 2 players against random")
+            for spec, ms in milliseconds.items():
+                print(f"  {spec:<10} {ms:>9.2f} ms")
+            for specs in (["heuristic", "greedy"], ["heuristic", "mcts:sims=20"]):
+                games = 40
+                started = time.perf_counter()
+                run_arena(specs, num_players=2, games=games, workers=1, progress=False)
+                rate = games / (time.perf_counter() - started)
+                key = "arena_games_per_s_" + "_".join(s.split(":")[0] for s in specs)
+                figures[key] = rate
+                where = "native core" if "mcts" not in specs[1] else "Python"
+                print(f"  arena {' vs '.join(specs)} ({where}): {rate:,.1f} games/s")
+    finally:
+        sys.stdout = stdout
     if args.json:
         print(json.dumps(figures, separators=(",", ":")))
     return 0

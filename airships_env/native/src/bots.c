@@ -37,14 +37,20 @@ static double odds_value(uint32_t count, uint32_t denominator) {
 /* -- the company profile (agents/bots/common.py: profile) ---------------------------------- */
 static const ProfileEntry *profile(ShapeCache *cache, const Cards *cards, int needs_colour,
                                    const int8_t *slots, int era) {
-    uint64_t key = (uint64_t)era | ((uint64_t)(needs_colour ? 1 : 0) << 2);
-    for (int d = 0; d < NUM_DEPARTMENTS; d++) key |= (uint64_t)(uint8_t)(slots[d] + 1) << (3 + 7 * d);
-    key += 1;
-    uint32_t index = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - PROFILE_CACHE_BITS));
-    ProfileEntry *entry = &cache->profiles[index];
-    if (entry->key == key) return entry;
     Pool pool;
-    pool_build(&pool, cards, era, slots);
+    pool_build(&pool, cards, era, slots); /* zeroed whole, padding included: comparable bytes */
+    uint64_t words[(sizeof pool + 7) / 8] = {0};
+    memcpy(words, &pool, sizeof pool);
+    uint64_t hash = 0x9E3779B97F4A7C15ull ^ (uint64_t)(needs_colour ? 1 : 0);
+    for (size_t i = 0; i < sizeof words / 8; i++) {
+        hash ^= words[i];
+        hash *= 0xBF58476D1CE4E5B9ull;
+        hash ^= hash >> 31;
+    }
+    ProfileEntry *entry = &cache->profiles[hash >> (64 - PROFILE_CACHE_BITS)];
+    if (entry->used && entry->needs_colour == (needs_colour ? 1 : 0) &&
+        memcmp(&entry->pool, &pool, sizeof pool) == 0)
+        return entry;
     for (int i = 0; i < NUM_AIRSHIPS + NUM_PHASES; i++) {
         int cls = i < NUM_AIRSHIPS ? cards->airship_class[i] : cards->phase_class[i - NUM_AIRSHIPS];
         const int8_t *cost = cards->class_cost[cls];
@@ -66,7 +72,9 @@ static const ProfileEntry *profile(ShapeCache *cache, const Cards *cards, int ne
             entry->phase_chip[i - NUM_AIRSHIPS] = best_chip;
         }
     }
-    entry->key = key;
+    entry->pool = pool;
+    entry->needs_colour = (int8_t)(needs_colour ? 1 : 0);
+    entry->used = 1;
     return entry;
 }
 

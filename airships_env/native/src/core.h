@@ -256,10 +256,12 @@ typedef struct {
     int16_t min_sum, max_sum;
     uint32_t tail[MAX_SUM + 2]; /* tail[s]: outcomes whose dice sum is >= s */
 } ShapeEntry;
-/* A company's best odds on every airship and phase (the bots' Profile), memoised by its slots. */
-#define PROFILE_CACHE_BITS 10
+/* A company's best odds on every airship and phase (the bots' Profile), memoised by the value of
+ * its dice pool (many different companies have the same dice). */
+#define PROFILE_CACHE_BITS 12
 typedef struct {
-    uint64_t key; /* slots, era and option packed + 1; 0 = empty */
+    int8_t used, needs_colour;
+    Pool pool; /* the key: compared whole */
     double airship[NUM_AIRSHIPS], airship_chip[NUM_AIRSHIPS];
     double phase[NUM_PHASES], phase_chip[NUM_PHASES];
 } ProfileEntry;

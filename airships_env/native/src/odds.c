@@ -70,6 +70,7 @@ static void hand_set(Hand *hand, const int8_t *rollable, int fixed_colour, int f
 }
 
 void pool_build(Pool *pool, const Cards *cards, int era, const int8_t *slots) {
+    memset(pool, 0, sizeof *pool); /* every byte defined: pools are compared whole (bots.c) */
     const int8_t *side = era == 2 ? cards->side2 : cards->side1;
     int8_t rollable[3] = {side[0], side[1], side[2]};
     int fixed_colour = -1, fixed_value = 0;
