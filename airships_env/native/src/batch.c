@@ -34,6 +34,8 @@ typedef struct {
     int8_t controllers[MAX_PLAYERS];
     int8_t learner;
     uint32_t episode;
+    uint64_t legal[2]; /* the legal actions of the seat that waits, as bits (kept privately: the
+                          caller may write into the masks array) */
 } Slot;
 
 enum { B_OBS, B_MASKS, B_REWARDS, B_TERMINATED, B_TRUNCATED, B_ACTING, B_CONTROLLER, B_FINAL_OBS,
@@ -200,11 +202,15 @@ static void write_outputs(BatchObject *self, int index) {
     float *obs = BUF(self, B_OBS, float) + (size_t)index * self->obs_size;
     if (game->phase == GAME_OVER) { /* only without auto-reset */
         memset(mask, 0, NUM_ACTIONS);
+        slot->legal[0] = slot->legal[1] = 0;
         BUF(self, B_ACTING, int8_t)[index] = -1;
         BUF(self, B_CONTROLLER, int8_t)[index] = -1;
         return;
     }
     game_legal(game, self->cards, self->options, mask);
+    slot->legal[0] = slot->legal[1] = 0;
+    for (int a = 0; a < NUM_ACTIONS; a++)
+        if (mask[a]) slot->legal[a >> 6] |= 1ull << (a & 63);
     BUF(self, B_ACTING, int8_t)[index] = game->current_player;
     BUF(self, B_CONTROLLER, int8_t)[index] = slot->controllers[game->current_player];
     obs_encode(game, self->cards, self->options, self->cache, game->current_player, obs);
@@ -255,9 +261,8 @@ static PyObject *Batch_step(BatchObject *self, PyObject *actions_obj) {
         if (action < 0) continue;
         Slot *slot = &self->slots[i];
         Game *game = &slot->game;
-        uint8_t mask[NUM_ACTIONS];
         if (game->phase == GAME_OVER || !is_python_seat(slot->controllers[game->current_player]) ||
-            action >= NUM_ACTIONS || !game_legal(game, self->cards, self->options, mask) || !mask[action])
+            action >= NUM_ACTIONS || !(slot->legal[action >> 6] >> (action & 63) & 1u))
             bad = i;
     }
     if (bad < 0)
