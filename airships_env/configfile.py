@@ -56,12 +56,13 @@ def _count(value: Any) -> Any:
     if isinstance(value, str):
         text = value.strip().replace("_", "")
         try:
-            value = int(text)
+            return int(text)
         except ValueError:
             try:
-                value = float(text)
+                number = float(text)
             except ValueError:
                 return value
+        return int(number) if math.isfinite(number) and number.is_integer() else value
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     return value
@@ -168,7 +169,9 @@ def _expected(error: Mapping[str, Any]) -> str:
         "less_than_equal": "a number <= {le}",
     }
     if kind in bounds:
-        return bounds[kind].format(**context)
+        integral = all(isinstance(v, int) and not isinstance(v, bool) for v in context.values())
+        what = "an integer" if integral else "a number"
+        return bounds[kind].format(**context).replace("a number", what, 1)
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return "an integer"
     if kind in ("float_type", "float_parsing", "finite_number"):
@@ -183,8 +186,12 @@ def _expected(error: Mapping[str, Any]) -> str:
         return "a mapping of keys"
     if kind == "literal_error":
         return f"one of {context.get('expected', '?')}"
-    if kind in ("too_short", "too_long"):
-        return str(error["msg"]).lower()
+    if kind == "too_short":
+        least = context.get("min_length", 1)
+        return f"at least {least} item{'s' if least != 1 else ''}"
+    if kind == "too_long":
+        most = context.get("max_length", 0)
+        return f"at most {most} item{'s' if most != 1 else ''}"
     if kind == "value_error":
         return str(context.get("error", error["msg"]))
     return str(error["msg"]).lower()

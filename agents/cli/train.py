@@ -16,7 +16,6 @@ training starts, naming the file and the key.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -48,6 +47,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="override total_timesteps (the one key --resume may change)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        nargs="?",
+        const=20_000,
+        default=None,
+        metavar="STEPS",
+        help="write nothing: learn STEPS steps (default 20000) against the config's environment "
+        "and against a free one, and print where the time went",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="with --profile: one JSON line on stdout"
+    )
     return parser.parse_args(argv)
 
 
@@ -61,8 +73,15 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError(
                     f"--total-timesteps: expected a positive integer, got {args.total_timesteps}"
                 )
-            config = dataclasses.replace(config, total_timesteps=args.total_timesteps)
+            config = config.replace(total_timesteps=args.total_timesteps)
         check_batch(config, config.resolved_n_envs())
+        if args.profile is not None:
+            if args.profile < 1:
+                raise ConfigError(f"--profile: expected a positive step count, got {args.profile}")
+            from agents.training.profile import profile
+
+            profile(config, args.profile, as_json=args.json)
+            return 0
         result = train(
             config,
             resume=args.resume,

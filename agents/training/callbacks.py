@@ -46,6 +46,15 @@ class RunContext:
     stop_requested: bool = False
     steps_at_rollout_start: int = 0
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
+    session_started: float = field(default_factory=time.perf_counter)
+    wall_before_session: float | None = None  # state.wall_seconds when the session started
+
+    def elapsed(self) -> float:
+        """Training wall time of the run so far: earlier sessions (up to their last
+        checkpoint) and this one."""
+        if self.wall_before_session is None:
+            self.wall_before_session = self.state.wall_seconds
+        return self.wall_before_session + time.perf_counter() - self.session_started
 
 
 class Every:
@@ -68,11 +77,19 @@ class Every:
 # ---------------------------------------------------------------------------------------------
 class TimedVecEnv(VecEnvWrapper):
     """Counts the wall time spent inside the environments (steps, resets, mask queries,
-    including the pipe round trips of a SubprocVecEnv)."""
+    including the pipe round trips of a SubprocVecEnv); ``opponent_seconds``, the part of it
+    spent in the opponents' policies outside the core, where the environment counts it
+    (``external_seconds`` of :class:`~agents.training.native_league.NativeLeagueVecEnv`)."""
 
-    def __init__(self, venv: VecEnv):
+    def __init__(self, venv: VecEnv, inner: Any = None):
         super().__init__(venv)
         self.env_seconds = 0.0
+        self.inner = inner
+
+    @property
+    def opponent_seconds(self) -> float:
+        """Seconds in opponents' policies outside the core (0 where not counted)."""
+        return float(getattr(self.inner, "external_seconds", 0.0))
 
     def reset(self) -> Any:
         """Reset every environment."""
@@ -161,6 +178,7 @@ class Throughput:
     rollout_seconds: float
     learn_seconds: float
     overhead_seconds: float
+    opponent_seconds: float = 0.0  # part of env_seconds: opponents' policies outside the core
 
     @property
     def steps_per_second(self) -> float:
@@ -177,7 +195,8 @@ class Throughput:
             "steps": self.steps,
             "wall_seconds": round(self.wall_seconds, 3),
             "steps_per_second": round(self.steps_per_second, 2),
-            "env_share": round(self.share(self.env_seconds), 4),
+            "env_share": round(self.share(self.env_seconds - self.opponent_seconds), 4),
+            "opponent_share": round(self.share(self.opponent_seconds), 4),
             "inference_share": round(self.share(self.rollout_seconds - self.env_seconds), 4),
             "learn_share": round(self.share(self.learn_seconds), 4),
             "overhead_share": round(self.share(self.overhead_seconds), 4),
@@ -189,7 +208,8 @@ class Throughput:
         return (
             f"{figures['steps']} steps in {figures['wall_seconds']:.1f} s: "
             f"{figures['steps_per_second']:.0f} steps/s; wall time: environment "
-            f"{100 * figures['env_share']:.0f}%, policy inference and buffer "
+            f"{100 * figures['env_share']:.0f}%, opponents' policies "
+            f"{100 * figures['opponent_share']:.0f}%, learner inference and buffer "
             f"{100 * figures['inference_share']:.0f}%, learning "
             f"{100 * figures['learn_share']:.0f}%, evaluation and checkpoints "
             f"{100 * figures['overhead_share']:.0f}%"
@@ -207,6 +227,7 @@ class ThroughputCallback(BaseCallback):
         self.started = 0.0
         self.start_steps = 0
         self.env_at_start = 0.0
+        self.opponents_at_start = 0.0
         self.overhead_at_start = 0.0
         self.rollout_seconds = 0.0
         self.rollout_started: float | None = None
@@ -220,6 +241,7 @@ class ThroughputCallback(BaseCallback):
         self.started = time.perf_counter()
         self.start_steps = self.model.num_timesteps
         self.env_at_start = self.timed_env.env_seconds
+        self.opponents_at_start = self.timed_env.opponent_seconds
         self.overhead_at_start = self.context.overhead_seconds
 
     def _on_rollout_start(self) -> None:
@@ -241,6 +263,7 @@ class ThroughputCallback(BaseCallback):
         figures = self.throughput(now).to_dict()
         self.logger.record("time/steps_per_second", figures["steps_per_second"])
         self.logger.record("time/env_share", figures["env_share"])
+        self.logger.record("time/opponent_share", figures["opponent_share"])
         self.logger.record("time/inference_share", figures["inference_share"])
         self.logger.record("time/learn_share", figures["learn_share"])
         self.logger.record("time/overhead_share", figures["overhead_share"])
@@ -268,6 +291,7 @@ class ThroughputCallback(BaseCallback):
             rollout_seconds=self.rollout_seconds,
             learn_seconds=self.learn_seconds,
             overhead_seconds=overhead - self.overhead_at_start,
+            opponent_seconds=self.timed_env.opponent_seconds - self.opponents_at_start,
         )
 
 
@@ -448,6 +472,7 @@ class ArenaEvalCallback(BaseCallback):
             line = {
                 "step": step,
                 "opponent": opponent,
+                "wall_seconds": round(context.elapsed() - (time.perf_counter() - started), 2),
                 "seconds": round(evaluation.seconds, 2),
                 **figures,
             }
@@ -495,6 +520,7 @@ class RunCheckpointCallback(BaseCallback):
         """Write a checkpoint now."""
         started = time.perf_counter()
         self.context.state.interrupted = interrupted
+        self.context.state.wall_seconds = round(self.context.elapsed(), 3)
         path = save_checkpoint(
             self.model,
             self.context.league,

@@ -53,6 +53,7 @@ class RunState:
     sessions: int = 1
     config_fingerprint: str = ""
     interrupted: bool = False
+    wall_seconds: float = 0.0  # training wall time up to this checkpoint, all sessions
     rng: dict[str, Any] = field(default_factory=dict)
     version: int = STATE_VERSION
 
@@ -164,6 +165,35 @@ def save_checkpoint(
     write_json_atomic(run_dir / STATE_FILE, state.to_dict())
     prune_checkpoints(run_dir, keep_last, keep=model_path)
     return model_path
+
+
+EVALUATIONS = Path("eval") / "evaluations.jsonl"
+
+
+def trim_evaluations(run_dir: str | os.PathLike[str], step: int) -> int:
+    """Drop the evaluation rows written after the checkpoint at ``step`` (a run killed after
+    them repeats those evaluations when it resumes) and a half-written last line; returns
+    how many rows were dropped. The file is replaced atomically."""
+    path = Path(run_dir) / EVALUATIONS
+    if not path.is_file():
+        return 0
+    kept: list[str] = []
+    dropped = 0
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        try:
+            row = json.loads(line)
+            complete = line.endswith("\n") and int(row["step"]) <= step
+        except (ValueError, KeyError, TypeError):
+            complete = False
+        if complete:
+            kept.append(line)
+        else:
+            dropped += 1
+    if dropped:
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text("".join(kept), encoding="utf-8")
+        os.replace(temporary, path)
+    return dropped
 
 
 def checkpoint_steps(run_dir: str | os.PathLike[str]) -> list[int]:

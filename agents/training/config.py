@@ -1,313 +1,236 @@
-"""Training configuration: a tree of dataclasses read from YAML and validated strictly.
+"""Training configuration: pydantic models read from YAML (:mod:`airships_env.configfile`).
 
 Every key is checked before training starts. A bad file fails with one :class:`ConfigError`
-naming the file, the key path and what was expected, for example::
+naming the file, the key path, what was expected and what was found, for example::
 
-    configs/ppo_2p.yaml: ppo.n_steps: expected a positive integer, got 'abc'
+    configs/ppo_2p.yaml: ppo.n_steps: expected an integer, found 'abc'
     configs/ppo_2p.yaml: ppo.n_step: unknown key (known: learning_rate, lr_schedule, n_steps, ...)
 
-Keys left out take the defaults below. ``n_envs: null`` means one environment per core
-(``os.cpu_count()``); ``evaluation.players: null`` means ``num_players``. Relative paths
-(``run.output_dir``) are resolved against the current directory by the caller.
+An empty file is an error (not a default run). Keys left out take the defaults below; counts
+accept ``1e6`` and ``1_000_000``. ``n_envs: null`` means 64 games for the native vector
+environment and one environment per core otherwise; ``learn_threads: null`` means every core;
+``device: auto`` takes a GPU (CUDA, then Apple's MPS) when torch sees one, else the CPU.
+``evaluation.players: null`` means ``num_players``. Relative paths (``run.output_dir``,
+``init_from``) are resolved against the current directory.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-import math
 import os
 import re
-import typing
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import yaml
+from pydantic import AfterValidator, Field, PrivateAttr
 
-ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu")
-REWARDS = ("win", "score")
-VEC_ENVS = ("subproc", "dummy")
-LR_SCHEDULES = ("constant", "linear")
-_RUN_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
+from airships_env.configfile import validate_config as _validate
+
+__all__ = [
+    "CheckpointConfig",
+    "ConfigError",
+    "EvaluationConfig",
+    "LeagueConfig",
+    "PPOConfig",
+    "PolicyConfig",
+    "PretrainConfig",
+    "RunConfig",
+    "TrainConfig",
+    "check_batch",
+    "config_differences",
+    "config_from_dict",
+    "dump_config",
+    "load_config",
+    "resolve_device",
+]
+
+Activation = Literal["tanh", "relu", "elu", "leaky_relu"]
+Reward = Literal["win", "score"]
+#: native: AirshipsVecEnv (N games in the core, one process); subproc/dummy: Python envs.
+VecEnvKind = Literal["native", "subproc", "dummy"]
+Device = Literal["auto", "cpu", "cuda", "mps"]
+LRSchedule = Literal["constant", "linear"]
+NATIVE_DEFAULT_ENVS = 64
+EXAMPLE = "configs/ppo_2p.yaml"
 
 #: Keys that may differ between the config a run was started with and the one it resumes with.
 RESUMABLE_CHANGES = frozenset({"total_timesteps"})
 
-
-class ConfigError(ValueError):
-    """A config file that cannot be used: the message names the file, the key and the fix."""
-
-
-Checker = Callable[[Any], Any]
-
-
-class _Bad(Exception):
-    """Raised by a checker with what was expected; turned into a ConfigError with the key."""
-
-    def __init__(self, expected: str, value: Any):
-        super().__init__(expected)
-        self.expected = expected
-        self.value = value
+Positive = Annotated[Count, Field(ge=1)]
+NonNegative = Annotated[Count, Field(ge=0)]
+Fraction = Annotated[Number, Field(ge=0.0, le=1.0)]
+Rate = Annotated[Number, Field(gt=0.0, le=1.0)]
+Weight = Annotated[Number, Field(ge=0.0)]
 
 
-def _key(check: Checker, doc: str = "") -> dict[str, Any]:
-    """Field metadata: the value checker and a short description of the key."""
-    return {"check": check, "doc": doc}
-
-
-def _int(minimum: int) -> Checker:
-    def check(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-            raise _Bad(f"expected {what}", value)
-        return value
-
-    return check
-
-
-def _float(low: float, high: float = math.inf, low_open: bool = False) -> Checker:
-    def check(value: Any) -> float:
-        number: float | None = None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        elif isinstance(value, str):
-            # PyYAML reads 3e-4 (no dot) as a string; accept any numeric text for float keys.
-            try:
-                number = float(value)
-            except ValueError:
-                number = None
-        bad_low = number is not None and (number <= low if low_open else number < low)
-        if number is None or not math.isfinite(number) or bad_low or number > high:
-            bracket = "(" if low_open else "["
-            upper = "inf)" if high == math.inf else f"{high:g}]"
-            raise _Bad(f"expected a number in {bracket}{low:g}, {upper}", value)
-        return number
-
-    return check
-
-
-def _optional(check: Checker) -> Checker:
-    def optional(value: Any) -> Any:
-        if value is None:
-            return None
-        try:
-            return check(value)
-        except _Bad as bad:
-            raise _Bad(f"{bad.expected} or null", value) from None
-
-    return optional
-
-
-def _choice(options: tuple[str, ...]) -> Checker:
-    def check(value: Any) -> str:
-        if value not in options:
-            raise _Bad(f"expected one of {', '.join(options)}", value)
-        return str(value)
-
-    return check
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _Bad("expected true or false", value)
-    return value
-
-
-def _run_name(value: Any) -> str:
-    if not isinstance(value, str) or not _RUN_NAME.match(value):
-        raise _Bad("expected a name of letters, digits, '_', '-' or '.'", value)
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad("expected a non-empty string", value)
-    return value
-
-
-def _layers(value: Any) -> list[int]:
-    if (
-        not isinstance(value, list)
-        or not value
-        or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in value)
-    ):
-        raise _Bad("expected a non-empty list of positive integers (layer widths)", value)
-    return list(value)
-
-
-def _agent_spec(value: Any) -> str:
+def _agent_spec(value: str) -> str:
     """An agent spec of agents.registry (``name[:key=value,...]``) naming a known agent."""
     from agents.registry import AGENTS, parse_spec
 
-    if not isinstance(value, str):
-        raise _Bad("expected an agent spec such as 'greedy' or 'mcts:sims=50'", value)
     try:
         name, _ = parse_spec(value)
     except ValueError as exc:
-        raise _Bad(f"expected an agent spec ({exc})", value) from None
+        raise ValueError(f"an agent spec ({exc})") from None
     if name not in AGENTS and "." not in name:
-        raise _Bad(f"expected a known agent ({', '.join(AGENTS)}) or a dotted class path", value)
+        raise ValueError(f"a known agent ({', '.join(AGENTS)}) or a dotted class path")
     return value.strip()
 
 
-def _agent_specs(value: Any) -> list[str]:
-    if not isinstance(value, list) or not value:
-        raise _Bad("expected a non-empty list of agent specs", value)
-    specs = [_agent_spec(v) for v in value]
-    if len(set(specs)) != len(specs):
-        raise _Bad("expected distinct agent specs", value)
-    return specs
+def _distinct(values: list[str]) -> list[str]:
+    if len(set(values)) != len(values):
+        raise ValueError("distinct agent specs")
+    return values
 
 
-def _bot_weights(value: Any) -> dict[str, float]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise _Bad("expected a mapping of agent spec to weight, e.g. {greedy: 0.5}", value)
-    weights: dict[str, float] = {}
-    for spec, weight in value.items():
-        weights[_agent_spec(spec)] = _float(0.0)(weight)
-    return weights
+def _bot_weights(value: dict[str, float]) -> dict[str, float]:
+    return {_agent_spec(spec): weight for spec, weight in value.items()}
 
 
-@dataclass
-class RunConfig:
+def _run_name(value: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise ValueError("a name of letters, digits, '_', '-' or '.'")
+    return value
+
+
+def _text(value: str) -> str:
+    if not value.strip():
+        raise ValueError("a non-empty string")
+    return value
+
+
+AgentSpec = Annotated[str, AfterValidator(_agent_spec)]
+Text = Annotated[str, AfterValidator(_text)]
+
+
+class RunConfig(Strict):
     """Where a run writes: ``<output_dir>/<name>/``."""
 
-    name: str = field(default="ppo", metadata=_key(_run_name, "run directory name"))
-    output_dir: str = field(default="runs", metadata=_key(_text, "parent of the run directory"))
+    name: Annotated[str, AfterValidator(_run_name)] = "ppo"
+    output_dir: Text = "runs"
 
 
-@dataclass
-class PolicyConfig:
+class PolicyConfig(Strict):
     """The actor and critic MLPs (separate networks of the same widths)."""
 
-    net_arch: list[int] = field(default_factory=lambda: [256, 256], metadata=_key(_layers))
-    activation: str = field(default="tanh", metadata=_key(_choice(ACTIVATIONS)))
+    net_arch: Annotated[list[Positive], Field(min_length=1)] = [256, 256]
+    activation: Activation = "tanh"
 
 
-@dataclass
-class PPOConfig:
+class PPOConfig(Strict):
     """MaskablePPO hyperparameters (see stable-baselines3's PPO for their meaning)."""
 
-    learning_rate: float = field(default=3e-4, metadata=_key(_float(0.0, 1.0, low_open=True)))
-    lr_schedule: str = field(default="constant", metadata=_key(_choice(LR_SCHEDULES)))
-    n_steps: int = field(default=1024, metadata=_key(_int(1), "steps per env per rollout"))
-    batch_size: int = field(default=512, metadata=_key(_int(2)))
-    n_epochs: int = field(default=4, metadata=_key(_int(1)))
-    gamma: float = field(default=0.995, metadata=_key(_float(0.0, 1.0)))
-    gae_lambda: float = field(default=0.95, metadata=_key(_float(0.0, 1.0)))
-    clip_range: float = field(default=0.2, metadata=_key(_float(0.0, 1.0, low_open=True)))
-    ent_coef: float = field(default=0.01, metadata=_key(_float(0.0)))
-    vf_coef: float = field(default=0.5, metadata=_key(_float(0.0)))
-    max_grad_norm: float = field(default=0.5, metadata=_key(_float(0.0, low_open=True)))
-    target_kl: float | None = field(
-        default=None, metadata=_key(_optional(_float(0.0, low_open=True)))
-    )
+    learning_rate: Rate = 3e-4
+    lr_schedule: LRSchedule = "constant"
+    n_steps: Positive = 1024  # steps per env per rollout
+    batch_size: Annotated[Count, Field(ge=2)] = 512
+    n_epochs: Positive = 4
+    gamma: Fraction = 0.995
+    gae_lambda: Fraction = 0.95
+    clip_range: Rate = 0.2
+    ent_coef: Weight = 0.01
+    vf_coef: Weight = 0.5
+    max_grad_norm: Annotated[Number, Field(gt=0.0)] = 0.5
+    target_kl: Annotated[Number, Field(gt=0.0)] | None = None
 
 
-@dataclass
-class LeagueConfig:
+class LeagueConfig(Strict):
     """Who sits in the other seats: bots and frozen past learners, drawn per episode per seat."""
 
-    bots: dict[str, float] = field(
-        default_factory=lambda: {"random": 0.1, "greedy": 0.3, "heuristic": 0.3},
-        metadata=_key(_bot_weights, "agent spec -> draw weight"),
-    )
-    self_play: float = field(default=0.3, metadata=_key(_float(0.0), "weight of the pool"))
-    pool_size: int = field(default=10, metadata=_key(_int(1), "frozen snapshots kept"))
-    snapshot_every_steps: int = field(default=100_000, metadata=_key(_int(1)))
-    refresh_every_steps: int = field(default=100_000, metadata=_key(_int(1)))
-    opponent_deterministic: bool = field(default=False, metadata=_key(_bool))
+    bots: Annotated[dict[str, Weight], AfterValidator(_bot_weights)] = {
+        "random": 0.1,
+        "greedy": 0.3,
+        "heuristic": 0.3,
+    }
+    self_play: Weight = 0.3  # weight of the snapshot pool
+    pool_size: Positive = 10  # frozen snapshots kept
+    snapshot_every_steps: Positive = 100_000
+    refresh_every_steps: Positive = 100_000
+    opponent_deterministic: bool = False
 
 
-@dataclass
-class EvaluationConfig:
+class EvaluationConfig(Strict):
     """Periodic arena evaluation of the learner during training."""
 
-    every_steps: int = field(default=100_000, metadata=_key(_int(1)))
-    games: int = field(default=200, metadata=_key(_int(1), "games per opponent"))
-    opponents: list[str] = field(
-        default_factory=lambda: ["greedy", "heuristic"], metadata=_key(_agent_specs)
-    )
-    players: int | None = field(default=None, metadata=_key(_optional(_int(2))))
-    best_by: str = field(default="heuristic", metadata=_key(_agent_spec))
-    paired: bool = field(default=True, metadata=_key(_bool))
-    workers: int | None = field(
-        default=None, metadata=_key(_optional(_int(1)), "arena processes; null = all cores")
-    )
-    deterministic: bool = field(default=True, metadata=_key(_bool))
-    at_start: bool = field(default=False, metadata=_key(_bool, "also evaluate at step 0"))
+    every_steps: Positive = 100_000
+    games: Positive = 200  # per opponent
+    opponents: Annotated[list[AgentSpec], Field(min_length=1), AfterValidator(_distinct)] = [
+        "greedy",
+        "heuristic",
+    ]
+    players: Annotated[Count, Field(ge=2, le=4)] | None = None
+    best_by: AgentSpec = "heuristic"
+    paired: bool = True
+    workers: Positive | None = None  # arena processes; null = all cores
+    deterministic: bool = True
+    at_start: bool = False  # also evaluate at step 0
 
 
-@dataclass
-class CheckpointConfig:
+class CheckpointConfig(Strict):
     """Resumable checkpoints (model + optimizer + league + state)."""
 
-    every_steps: int = field(default=100_000, metadata=_key(_int(1)))
-    keep_last: int = field(default=3, metadata=_key(_int(1)))
+    every_steps: Positive = 100_000
+    keep_last: Positive = 3
 
 
-@dataclass
-class PretrainConfig:
+class PretrainConfig(Strict):
     """Behaviour cloning before PPO (see :mod:`agents.training.imitation`); off while
     ``teacher`` is null."""
 
-    teacher: str | None = field(
-        default=None,
-        metadata=_key(_optional(_agent_spec), "agent spec playing every seat of the demos"),
-    )
-    games: int = field(default=2000, metadata=_key(_int(1), "teacher games to record"))
-    epochs: int = field(default=10, metadata=_key(_int(1)))
-    batch_size: int = field(default=512, metadata=_key(_int(1)))
-    learning_rate: float = field(default=1e-3, metadata=_key(_float(0.0, 1.0, low_open=True)))
-    value_coef: float = field(default=0.5, metadata=_key(_float(0.0), "weight of the critic"))
-    validation: float = field(
-        default=0.05, metadata=_key(_float(0.0, 0.5), "share of the games held out")
-    )
-    workers: int | None = field(
-        default=None, metadata=_key(_optional(_int(1)), "game processes; null = all cores")
-    )
+    teacher: AgentSpec | None = None  # plays every seat of the demonstrations
+    games: Positive = 2000
+    epochs: Positive = 10
+    batch_size: Positive = 512
+    learning_rate: Rate = 1e-3
+    value_coef: Weight = 0.5
+    validation: Annotated[Number, Field(ge=0.0, le=0.5)] = 0.05
+    workers: Positive | None = None  # game processes; null = all cores
 
 
-@dataclass
-class TrainConfig:
+class TrainConfig(Strict):
     """One training run, as read from a YAML file."""
 
-    num_players: int = field(default=2, metadata=_key(_int(2)))
-    seed: int = field(default=0, metadata=_key(_int(0)))
-    total_timesteps: int = field(default=1_000_000, metadata=_key(_int(1)))
-    n_envs: int | None = field(default=None, metadata=_key(_optional(_int(1))))
-    vec_env: str = field(default="subproc", metadata=_key(_choice(VEC_ENVS)))
-    reward: str = field(default="win", metadata=_key(_choice(REWARDS)))
-    max_turns: int | None = field(
-        default=300, metadata=_key(_optional(_int(1)), "truncate a training game after this")
-    )
-    log_interval: int = field(default=1, metadata=_key(_int(1), "rollouts between log dumps"))
-    learn_threads: int = field(
-        default=1, metadata=_key(_int(1), "torch threads for the gradient updates")
-    )
-    tensorboard: bool = field(default=True, metadata=_key(_bool))
-    init_from: str | None = field(
-        default=None,
-        metadata=_key(_optional(_text), "model zip whose weights start a new run; null = none"),
-    )
-    run: RunConfig = field(default_factory=RunConfig)
-    policy: PolicyConfig = field(default_factory=PolicyConfig)
-    ppo: PPOConfig = field(default_factory=PPOConfig)
-    league: LeagueConfig = field(default_factory=LeagueConfig)
-    evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
-    checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
-    pretrain: PretrainConfig = field(default_factory=PretrainConfig)
-    #: The file this config was read from ("<dict>" when built in code); not a YAML key.
-    source: str = field(default="<dict>", compare=False, metadata={"internal": True})
+    num_players: Annotated[Count, Field(ge=2, le=4)] = 2
+    seed: NonNegative = 0
+    total_timesteps: Positive = 1_000_000
+    n_envs: Positive | None = None
+    vec_env: VecEnvKind = "native"
+    device: Device = "auto"
+    reward: Reward = "win"
+    max_turns: Positive | None = 300  # truncate a training game after this many turns
+    log_interval: Positive = 1  # rollouts between log dumps
+    learn_threads: Positive | None = None  # torch threads; null = every core
+    tensorboard: bool = True
+    init_from: Text | None = None  # model zip whose weights start a new run
+    run: RunConfig = RunConfig()
+    policy: PolicyConfig = PolicyConfig()
+    ppo: PPOConfig = PPOConfig()
+    league: LeagueConfig = LeagueConfig()
+    evaluation: EvaluationConfig = EvaluationConfig()
+    checkpoint: CheckpointConfig = CheckpointConfig()
+    pretrain: PretrainConfig = PretrainConfig()
+
+    _source: str = PrivateAttr(default="<dict>")
+
+    @property
+    def source(self) -> str:
+        """The file this config was read from (``<dict>`` when built in code)."""
+        return self._source
 
     def resolved_n_envs(self) -> int:
-        """``n_envs``, or one environment per core when it is null."""
-        return self.n_envs if self.n_envs is not None else max(1, os.cpu_count() or 1)
+        """``n_envs``, or its default: 64 native games, else one environment per core."""
+        if self.n_envs is not None:
+            return self.n_envs
+        if self.vec_env == "native":
+            return NATIVE_DEFAULT_ENVS
+        return max(1, os.cpu_count() or 1)
+
+    def resolved_learn_threads(self) -> int:
+        """``learn_threads``, or every core."""
+        return self.learn_threads or max(1, os.cpu_count() or 1)
 
     def eval_players(self) -> int:
         """Seats in evaluation games (``evaluation.players`` or ``num_players``)."""
@@ -319,9 +242,20 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The YAML-able dict of every key (defaults filled in)."""
-        data = dataclasses.asdict(self)
-        data.pop("source")
-        return data
+        return self.model_dump(mode="python")
+
+    def replace(self, **changes: Any) -> TrainConfig:
+        """A validated copy with keys changed; a section given as a dict changes only the keys
+        it names (``config.replace(ppo={"n_epochs": 2})``), a model replaces the section."""
+        data = self.to_dict()
+        for key, value in changes.items():
+            if isinstance(value, Strict):
+                data[key] = value.model_dump()
+            elif isinstance(value, Mapping) and isinstance(data.get(key), dict):
+                data[key] = {**data[key], **value}
+            else:
+                data[key] = value
+        return config_from_dict(data, self.source)
 
     def fingerprint(self) -> str:
         """Hash of every key that must not change when a run is resumed."""
@@ -329,70 +263,58 @@ class TrainConfig:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _build(cls: type, data: Any, where: str, source: str) -> Any:
-    """Build dataclass ``cls`` from ``data``, checking every key (``where`` = key path)."""
-    label = where or "top level"
-    if data is None:
-        data = {}
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{source}: {label}: expected a mapping of keys, got {data!r}")
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
-    unknown = [str(k) for k in data if k not in fields]
-    if unknown:
-        path = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise ConfigError(f"{source}: {path}: unknown key (known at {label}: {', '.join(fields)})")
-    values: dict[str, Any] = {}
-    for name, spec in fields.items():
-        path = f"{where}.{name}" if where else name
-        if dataclasses.is_dataclass(hints[name]):
-            values[name] = _build(hints[name], data.get(name), path, source)
-        elif name in data:
-            try:
-                values[name] = spec.metadata["check"](data[name])
-            except _Bad as bad:
-                raise ConfigError(f"{source}: {path}: {bad.expected}, got {bad.value!r}") from None
-    return cls(**values)
+def resolve_device(device: str) -> str:
+    """The torch device of a config's ``device``: ``auto`` is CUDA, then MPS, then the CPU."""
+    if device != "auto":
+        return device
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"
 
 
 def _cross_check(config: TrainConfig, source: str) -> None:
     """Checks that involve several keys."""
     league, evaluation = config.league, config.evaluation
-    if sum(league.bots.values()) + league.self_play <= 0:
-        raise ConfigError(
-            f"{source}: league: expected a positive total weight over league.bots and "
-            f"league.self_play, got bots={league.bots!r}, self_play={league.self_play!r}"
-        )
     if sum(league.bots.values()) <= 0:
         # Before the first snapshot the pool is empty: somebody must fill the other seats.
         raise ConfigError(
             f"{source}: league.bots: expected at least one bot with a positive weight "
-            f"(the snapshot pool is empty until the first snapshot), got {league.bots!r}"
+            f"(the snapshot pool is empty until the first snapshot), found {league.bots!r}"
         )
     if evaluation.best_by not in evaluation.opponents:
         raise ConfigError(
             f"{source}: evaluation.best_by: expected one of evaluation.opponents "
-            f"({', '.join(evaluation.opponents)}), got {evaluation.best_by!r}"
+            f"({', '.join(evaluation.opponents)}), found {evaluation.best_by!r}"
         )
     if evaluation.players is not None and evaluation.players != config.num_players:
         raise ConfigError(
             f"{source}: evaluation.players: expected null or num_players "
             f"({config.num_players}): a policy plays the table size it was trained for, "
-            f"got {evaluation.players!r}"
+            f"found {evaluation.players!r}"
         )
     if config.init_from is not None:
         if config.pretrain.teacher is not None:
             raise ConfigError(
                 f"{source}: init_from: expected null when pretrain.teacher is set (a run starts "
-                f"from a model or from a clone of a teacher, not both), got {config.init_from!r}"
+                f"from a model or from a clone of a teacher, not both), found {config.init_from!r}"
             )
         if not Path(config.init_from).is_file():
             raise ConfigError(
-                f"{source}: init_from: expected the path of a model zip, got "
+                f"{source}: init_from: expected the path of a model zip, found "
                 f"{config.init_from!r} (no such file, relative to {os.getcwd()})"
             )
-    if config.num_players > 4:
-        raise ConfigError(f"{source}: num_players: expected 2, 3 or 4, got {config.num_players!r}")
+    if config.vec_env == "native":
+        from agents.training.league import native_league_problem
+
+        for spec in league.bots:
+            problem = native_league_problem(spec)
+            if problem:
+                raise ConfigError(f"{source}: league.bots: {spec!r}: {problem}")
     if config.n_envs is not None:
         check_batch(config, config.n_envs)
 
@@ -403,30 +325,21 @@ def check_batch(config: TrainConfig, n_envs: int) -> None:
     if config.ppo.batch_size > rollout:
         raise ConfigError(
             f"{config.source}: ppo.batch_size: expected at most ppo.n_steps * n_envs "
-            f"= {config.ppo.n_steps} * {n_envs} = {rollout}, got {config.ppo.batch_size}"
+            f"= {config.ppo.n_steps} * {n_envs} = {rollout}, found {config.ppo.batch_size}"
         )
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> TrainConfig:
     """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
-    config = _build(TrainConfig, data, "", source)
-    config.source = source
+    config = _validate(data, TrainConfig, source)
+    config._source = source
     _cross_check(config, source)
     return config
 
 
 def load_config(path: str | os.PathLike[str]) -> TrainConfig:
-    """Read and validate a YAML config file."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read the config file ({exc.strerror})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
-    return config_from_dict(data, source)
+    """Read and validate a YAML config file (an empty file is an error)."""
+    return config_from_dict(read_mapping(path, EXAMPLE), str(path))
 
 
 def config_differences(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -45,6 +46,7 @@ from agents.training.checkpoint import (
     restore_rng,
     save_checkpoint,
     save_model_atomic,
+    trim_evaluations,
 )
 from agents.training.config import (
     ConfigError,
@@ -53,6 +55,7 @@ from agents.training.config import (
     config_differences,
     config_from_dict,
     dump_config,
+    resolve_device,
 )
 from agents.training.imitation import (
     CloneReport,
@@ -100,11 +103,25 @@ def env_factory(config: TrainConfig, mix: LeagueMix) -> LeagueEnvFactory:
     )
 
 
-def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix) -> TimedVecEnv:
-    """``n_envs`` league environments in a SubprocVecEnv (or DummyVecEnv), with masks read from
-    the infos, monitored and timed."""
+def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix, seed: int) -> TimedVecEnv:
+    """``n_envs`` league games, monitored and timed: in the native core (``vec_env: native``,
+    one process), or Python environments in a SubprocVecEnv (or DummyVecEnv) with masks read
+    from the infos. ``seed`` seeds the games."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if config.vec_env == "native":
+        from agents.training.native_league import NativeLeagueVecEnv
+
+        native = NativeLeagueVecEnv(
+            n_envs,
+            config.num_players,
+            mix,
+            seed=seed,
+            reward=config.reward,
+            max_turns=config.max_turns,
+            deterministic_snapshots=config.league.opponent_deterministic,
+        )
+        return TimedVecEnv(VecMonitor(native), inner=native)
     factories: list[Callable[[], Any]] = [env_factory(config, mix) for _ in range(n_envs)]
     if config.vec_env == "subproc":
         with single_threaded_workers():
@@ -150,7 +167,7 @@ def build_model(config: TrainConfig, venv: Any, tensorboard_log: str | None) -> 
         },
         tensorboard_log=tensorboard_log,
         seed=config.seed,
-        device="cpu",
+        device=resolve_device(config.device),
         verbose=0,
     )
 
@@ -186,6 +203,7 @@ def pretrain(
     state: RunState,
     log: Callable[[str], None],
     progress: bool,
+    started: float,
 ) -> CloneReport:
     """Clone ``config.pretrain.teacher`` into the new model (actor and critic), then write a
     step-0 checkpoint so that ``--resume`` never repeats it. The demonstrations are kept in
@@ -223,6 +241,7 @@ def pretrain(
     )
     write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
     log(f"pretraining: {report.text()}")
+    state.wall_seconds = round(time.perf_counter() - started, 3)
     save_checkpoint(model, league, run_dir, state, config.checkpoint.keep_last)
     return report
 
@@ -262,6 +281,7 @@ def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunStat
         raise ResumeError(f"{run_dir / state.checkpoint}, the last checkpoint, is missing")
     if saved.total_timesteps != config.total_timesteps:
         dump_config(config, run_dir / CONFIG_FILE)
+    trim_evaluations(run_dir, state.num_timesteps)
     state.sessions += 1
     return state
 
@@ -279,6 +299,7 @@ def train(
     ``callbacks`` are extra stable-baselines3 callbacks (run before the run's own)."""
     from sb3_contrib import MaskablePPO
 
+    session_started = time.perf_counter()  # the run's wall time counts pretraining too
     log = log if log is not None else (lambda text: print(text, file=sys.stderr))
     directory = Path(run_dir) if run_dir is not None else config.run_dir()
     n_envs = config.resolved_n_envs()
@@ -289,14 +310,14 @@ def train(
         assert state.league is not None
         league.load(directory / state.league)
     tensorboard_log = str(directory / "tb") if config.tensorboard else None
-    venv = make_vec_env(config, n_envs, league.mix())
+    venv = make_vec_env(config, n_envs, league.mix(), session_seed(config.seed, state.sessions))
     try:
         if resume:
             assert state.checkpoint is not None
             model = MaskablePPO.load(
                 directory / state.checkpoint,
                 env=venv,
-                device="cpu",
+                device=resolve_device(config.device),
                 tensorboard_log=tensorboard_log,
             )
             restore_rng(state.rng)
@@ -305,17 +326,23 @@ def train(
             if config.init_from is not None:
                 load_initial_weights(model, config)
             if config.pretrain.teacher is not None:
-                pretrain(model, config, directory, league, state, log, progress_bar)
+                pretrain(
+                    model, config, directory, league, state, log, progress_bar, session_started
+                )
+        # The model's construction seeds the environments with config.seed; each session's
+        # games come from their own seed (the native games were seeded when they were made).
         venv.seed(session_seed(config.seed, state.sessions))
         start_step = int(model.num_timesteps)
-        context = RunContext(config, directory, league, state, log=log)
+        context = RunContext(
+            config, directory, league, state, log=log, session_started=session_started
+        )
         context.steps_at_rollout_start = start_step
         checkpoints = RunCheckpointCallback(context, start_step)
         evaluations = ArenaEvalCallback(context, start_step)
         throughput = ThroughputCallback(context, venv)
         run_callbacks = [
             *(callbacks or []),
-            TorchThreadsCallback(config.learn_threads),
+            TorchThreadsCallback(config.resolved_learn_threads()),
             StopCallback(context),
             LeagueCallback(context, start_step),
             evaluations,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -137,9 +136,8 @@ def test_validation_holds_out_whole_games(greedy_demos: Demonstrations) -> None:
 
 def test_run_with_pretraining_checkpoints_the_clone(tmp_path: Path) -> None:
     config = load_config(ROOT / "configs" / "ppo_tiny.yaml")
-    config.run.output_dir = str(tmp_path)
-    config = dataclasses.replace(
-        config,
+    config = config.replace(
+        run={"output_dir": str(tmp_path)},
         total_timesteps=128,
         vec_env="dummy",
         pretrain=PretrainConfig(teacher="greedy", games=4, epochs=1, workers=1),
@@ -166,8 +164,7 @@ def test_pretrain_config_is_checked() -> None:
 
 def _tiny(tmp_path: Path, **changes: object) -> TrainConfig:
     config = load_config(ROOT / "configs" / "ppo_tiny.yaml")
-    config.run.output_dir = str(tmp_path)
-    return dataclasses.replace(config, vec_env="dummy", **changes)  # type: ignore[arg-type]
+    return config.replace(run={"output_dir": str(tmp_path)}, vec_env="dummy", **changes)
 
 
 def test_init_from_starts_a_run_from_a_models_weights(tmp_path: Path) -> None:
@@ -191,10 +188,10 @@ def test_init_from_starts_a_run_from_a_models_weights(tmp_path: Path) -> None:
     for name, tensor in source.items():
         assert torch.equal(model.policy.state_dict()[name], tensor), name
     # a 4-player model does not fit a 2-player run; another net_arch does not either
-    wider = dataclasses.replace(config, policy=dataclasses.replace(config.policy, net_arch=[48]))
+    wider = config.replace(policy={"net_arch": [48]})
     with pytest.raises(ConfigError, match=r"init_from: .*expected a model with policy\.net_arch"):
         load_initial_weights(build_model(wider, AirshipsSingleAgentEnv(num_players=2), None), wider)
-    four = dataclasses.replace(config, num_players=4)
+    four = config.replace(num_players=4)
     with pytest.raises(ConfigError, match=rf"observations of shape \({observation_size(4)},\)"):
         load_initial_weights(build_model(four, AirshipsSingleAgentEnv(num_players=4), None), four)
 

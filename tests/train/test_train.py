@@ -6,7 +6,6 @@ module; the resume and interrupt tests add a few hundred steps each.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import signal
@@ -31,8 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def tiny_config(output_dir: Path, **changes: Any) -> TrainConfig:
     config = load_config(ROOT / "configs" / "ppo_tiny.yaml")
-    config.run.output_dir = str(output_dir)
-    return dataclasses.replace(config, **changes)
+    return config.replace(run={"output_dir": str(output_dir)}, **changes)
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +80,7 @@ def test_resume_continues_step_count_and_pool(
     config, source = tiny_run
     run_dir = tmp_path / "resumed"
     shutil.copytree(source, run_dir)
-    longer = dataclasses.replace(config, total_timesteps=512)
+    longer = config.replace(total_timesteps=512)
     result = train(longer, resume=True, run_dir=run_dir, progress_bar=False, log=lambda text: None)
     state = read_state(run_dir)
     assert state is not None
@@ -107,7 +105,7 @@ def test_resume_continues_step_count_and_pool(
 
 def test_resume_refuses_a_changed_config(tiny_run: tuple[TrainConfig, Path]) -> None:
     config, run_dir = tiny_run
-    changed = dataclasses.replace(config, ppo=dataclasses.replace(config.ppo, ent_coef=0.05))
+    changed = config.replace(ppo={"ent_coef": 0.05})
     with pytest.raises(
         ResumeError,
         match=r"only total_timesteps may change.*ppo\.ent_coef: "

@@ -1,0 +1,201 @@
+"""The fast trainer: MaskablePPO on the native core's vector environment with the league.
+
+A tiny run (seconds) with a bot and a snapshot opponent writes checkpoints, resumes, evaluates
+and plays legal moves only; a run killed with SIGKILL and resumed writes no evaluation row
+twice; the profile compares the real and a free environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("airships_env.native._core")
+
+from agents.arena import run_arena
+from agents.training.checkpoint import read_state, trim_evaluations
+from agents.training.config import TrainConfig, config_from_dict
+from agents.training.league import BOT, SNAPSHOT, LeagueMix, Member
+from agents.training.native_league import NativeLeagueVecEnv
+from agents.training.profile import FreeVecEnv, profile
+from agents.training.train import train
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def native_config(output_dir: Path, **changes: Any) -> TrainConfig:
+    data: dict[str, Any] = {
+        "run": {"name": "native_tiny", "output_dir": str(output_dir)},
+        "num_players": 2,
+        "total_timesteps": 1024,
+        "vec_env": "native",
+        "n_envs": 4,
+        "learn_threads": 1,
+        "tensorboard": False,
+        "policy": {"net_arch": [32, 32]},
+        "ppo": {"n_steps": 64, "batch_size": 128, "n_epochs": 1},
+        "league": {
+            "bots": {"heuristic": 0.5},
+            "self_play": 0.5,
+            "pool_size": 2,
+            "snapshot_every_steps": 256,
+            "refresh_every_steps": 256,
+        },
+        "evaluation": {
+            "every_steps": 256,
+            "games": 2,
+            "opponents": ["random"],
+            "best_by": "random",
+            "workers": 1,
+        },
+        "checkpoint": {"every_steps": 512, "keep_last": 2},
+    }
+    data.update(changes)
+    return config_from_dict(data, "native_tiny.yaml")
+
+
+def evaluation_rows(run_dir: Path) -> list[dict[str, Any]]:
+    path = run_dir / "eval" / "evaluations.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_native_run_checkpoints_resumes_and_plays_legal_moves(tmp_path: Path) -> None:
+    config = native_config(tmp_path, total_timesteps=512)
+    first = train(config, progress_bar=False, log=lambda text: None)
+    state = read_state(first.run_dir)
+    assert state is not None and state.num_timesteps == 512 and state.wall_seconds > 0
+    league = json.loads((first.run_dir / state.league).read_text())  # type: ignore[arg-type]
+    assert [s["step"] for s in league["snapshots"]] == [256]  # a snapshot joined the pool
+    assert [r["step"] for r in evaluation_rows(first.run_dir)] == [256, 512]
+
+    resumed = train(
+        config.replace(total_timesteps=1024), resume=True, progress_bar=False, log=lambda t: None
+    )
+    state = read_state(resumed.run_dir)
+    assert state is not None and state.num_timesteps == 1024 and state.sessions == 2
+    rows = evaluation_rows(resumed.run_dir)
+    assert [r["step"] for r in rows] == [256, 512, 768, 1024]
+    assert all(r["wall_seconds"] >= 0 for r in rows)
+    assert rows[-1]["wall_seconds"] > rows[1]["wall_seconds"]
+
+    # the trained policy plays legal moves only, through the arena's checks
+    assert resumed.final_model is not None
+    result = run_arena([f"ppo:path={resumed.final_model}", "random"], 4, seed=3, workers=1)
+    assert not result.errors, result.errors
+    assert len(result.records) == 4 and all(record["winners"] for record in result.records)
+
+
+def test_league_env_draws_bots_and_snapshots_and_reports_them(tmp_path: Path) -> None:
+    config = native_config(tmp_path, total_timesteps=512)
+    run = train(config, progress_bar=False, log=lambda text: None)
+    snapshot = next((run.run_dir / "league").glob("snapshot_*.zip"))
+    mix = LeagueMix((Member(BOT, "heuristic"), Member(SNAPSHOT, str(snapshot))), (0.5, 0.5))
+    env = NativeLeagueVecEnv(6, 2, mix, seed=11, max_turns=300)
+    env.reset()
+    seen: set[str] = set()
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        masks = env.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        env.step_async(actions)
+        _, _, dones, infos = env.step_wait()
+        for done, info in zip(dones, infos, strict=True):
+            if done:
+                assert len(info["league"]["opponents"]) == 1
+                assert 0.0 <= info["league"]["win"] <= 1.0
+                seen.update(label.split(":")[0] for label in info["league"]["opponents"])
+    assert seen == {"heuristic", "snapshot"}
+    assert env.external_seconds > 0  # the snapshot was played outside the core
+
+
+def test_native_league_draws_do_not_depend_on_timing(tmp_path: Path) -> None:
+    mix = LeagueMix((Member(BOT, "random"), Member(BOT, "greedy")), (0.5, 0.5))
+
+    def labels() -> list[list[str]]:
+        env = NativeLeagueVecEnv(3, 2, mix, seed=5)
+        env.reset()
+        return [[m.label for m in members] for members in env._current]
+
+    assert labels() == labels()
+
+
+def test_sigkill_and_resume_write_no_evaluation_twice(tmp_path: Path) -> None:
+    # The child trains, then kills itself with SIGKILL after the step-768 evaluation but before
+    # the step-1024 checkpoint: the last checkpoint is at 512.
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from stable_baselines3.common.callbacks import BaseCallback
+        from tests.train.test_native_training import native_config
+        from agents.training.train import train
+
+        class Kill(BaseCallback):
+            def _on_step(self):
+                if self.model.num_timesteps >= 800:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return True
+
+        train(native_config(__import__("pathlib").Path({str(tmp_path)!r})),
+              progress_bar=False, log=lambda t: None, callbacks=[Kill()])
+        """
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    run_dir = tmp_path / "native_tiny"
+    assert [r["step"] for r in evaluation_rows(run_dir)] == [256, 512, 768]
+    state = read_state(run_dir)
+    assert state is not None and state.num_timesteps == 512
+    train(native_config(tmp_path), resume=True, progress_bar=False, log=lambda t: None)
+    steps = [r["step"] for r in evaluation_rows(run_dir)]
+    assert steps == [256, 512, 768, 1024]  # 768 evaluated once more, written once
+
+
+def test_trim_evaluations_drops_later_and_torn_rows(tmp_path: Path) -> None:
+    path = tmp_path / "eval" / "evaluations.jsonl"
+    path.parent.mkdir()
+    rows = [json.dumps({"step": s, "opponent": "x"}) + "\n" for s in (100, 200, 300)]
+    path.write_text("".join(rows) + '{"step": 40', encoding="utf-8")
+    assert trim_evaluations(tmp_path, 200) == 2
+    assert [json.loads(line)["step"] for line in path.read_text().splitlines()] == [100, 200]
+    assert trim_evaluations(tmp_path, 200) == 0
+    assert not (tmp_path / "eval" / "missing.jsonl").exists()
+    os.remove(path)
+    assert trim_evaluations(tmp_path, 0) == 0
+
+
+def test_profile_compares_real_and_free_environments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = native_config(tmp_path)
+    result = profile(config, 512, as_json=True, log=lambda text: None)
+    out, err = capsys.readouterr()
+    assert json.loads(out.strip().splitlines()[-1]) == result
+    assert "real / free throughput" in err
+    assert result["real"]["steps"] >= 512 and result["free"]["steps"] >= 512
+    assert result["real_over_free"] > 0
+    for figures in (result["real"], result["free"]):
+        parts = ("env_share", "opponent_share", "inference_share", "learn_share")
+        assert 0.5 < sum(figures[k] for k in parts) + figures["overhead_share"] <= 1.01
+
+
+def test_free_env_has_the_real_spaces() -> None:
+    free = FreeVecEnv(3, 4)
+    real = NativeLeagueVecEnv(3, 4, LeagueMix((Member(BOT, "random"),), (1.0,)), seed=0)
+    assert free.observation_space.shape == real.observation_space.shape
+    assert free.action_space == real.action_space
+    observations = free.reset()
+    assert observations.shape == (3, *real.observation_space.shape)
+    assert free.action_masks().any(axis=1).all()
