@@ -37,9 +37,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr, model_validator
 
 from agents.arena import (
     MAX_STEPS,
@@ -52,6 +53,7 @@ from agents.arena import (
 )
 from agents.registry import AgentUnavailableError, make_agent, parse_spec
 from agents.stats import Summary, error_lines, fmt_ms, print_table, summarize
+from airships_env.configfile import ConfigError, Count, Strict, read_mapping, validate_config
 
 FORMATS = ("round_robin", "pool")
 RATING_MODELS = {
@@ -71,32 +73,81 @@ _ORDER_SEED = 20_240
 # ---------------------------------------------------------------------------------------------
 # Configuration
 # ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AgentEntry:
+def _agent_entry(value: Any) -> Any:
+    """A pool entry given as a bare spec string is ``{spec: ...}``."""
+    if isinstance(value, str):
+        return {"spec": value}
+    if not isinstance(value, dict):
+        raise ValueError("a spec string or a mapping with name, spec and optional")
+    return value
+
+
+def _agent_spec(value: str) -> str:
+    if not value.strip():
+        raise ValueError("an agent spec string")
+    try:
+        parse_spec(value)
+    except ValueError as exc:
+        raise ValueError(f"an agent spec name[:key=value,...] ({exc})") from None
+    return value.strip()
+
+
+def _one_of(options: Sequence[str]) -> Any:
+    def check(value: str) -> str:
+        if value not in options:
+            raise ValueError(f"one of {', '.join(options)}")
+        return value
+
+    return AfterValidator(check)
+
+
+class AgentEntry(Strict):
     """One agent of the pool: its display name, its spec, and whether it may be left out."""
 
-    name: str
-    spec: str
+    name: Annotated[str, AfterValidator(str.strip), Field(min_length=1)]
+    spec: Annotated[str, AfterValidator(_agent_spec)]
     optional: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _name_defaults_to_spec(cls, data: Any) -> Any:
+        if (
+            isinstance(data, dict)
+            and data.get("name") is None
+            and isinstance(data.get("spec"), str)
+        ):
+            return {**data, "name": data["spec"].strip()}
+        return data
 
-@dataclass
-class TournamentConfig:
+
+class TournamentConfig(Strict):
     """A validated tournament configuration (see ``configs/tournament.yaml``)."""
 
-    agents: list[AgentEntry]
-    players: int = 2
-    format: str = "round_robin"
-    games: int = 20
+    agents: list[Annotated[AgentEntry, BeforeValidator(_agent_entry)]]
+    players: Annotated[Count, Field(ge=2, le=4)] = 2
+    format: Annotated[str, _one_of(FORMATS)] = "round_robin"
+    games: Annotated[Count, Field(ge=1)] = 20
     paired: bool = True
-    seating: str = "cyclic"
-    seed: int = 0
-    workers: int | None = None
-    output: str = "results/tournament"
-    rating: str = "plackett_luce"
-    name: str = "tournament"
-    max_steps: int = MAX_STEPS
-    source: str = "<config>"
+    seating: Annotated[str, _one_of(SEATINGS)] = "cyclic"
+    seed: Annotated[Count, Field(ge=0)] = 0
+    workers: Annotated[Count, Field(ge=1)] | None = None
+    output: Annotated[str, Field(min_length=1)] = "results/tournament"
+    rating: Annotated[str, _one_of(tuple(RATING_MODELS))] = "plackett_luce"
+    name: Annotated[str, Field(min_length=1)] = "tournament"
+    max_steps: Annotated[Count, Field(ge=1)] = MAX_STEPS
+
+    _source: str = PrivateAttr(default="<config>")
+
+    @property
+    def source(self) -> str:
+        """The file this config was read from."""
+        return self._source
+
+    def replace(self, **changes: Any) -> TournamentConfig:
+        """A validated copy with keys changed (command-line overrides get the file's checks)."""
+        data = self.model_dump(exclude_none=False)
+        data.update(changes)
+        return config_from_dict(data, self.source)
 
     def results_config(self, agent_specs: dict[str, str]) -> dict[str, Any]:
         """What the results file records and a resumed run must match."""
@@ -114,119 +165,34 @@ class TournamentConfig:
         }
 
 
-_KEYS = {
-    "name": str,
-    "agents": list,
-    "players": int,
-    "format": str,
-    "games": int,
-    "paired": bool,
-    "seating": str,
-    "seed": int,
-    "workers": (int, type(None)),
-    "output": str,
-    "rating": str,
-    "max_steps": int,
-}
-
-
-def _fail(source: str, key: str, message: str) -> ValueError:
-    return ValueError(f"{source}: {key}: {message}")
-
-
 def config_from_dict(data: Any, source: str = "<config>") -> TournamentConfig:
-    """Validate a parsed YAML mapping; errors name the file and the key."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{source}: the tournament config must be a mapping of keys")
-    unknown = sorted(set(data) - set(_KEYS))
-    if unknown:
-        raise _fail(source, unknown[0], f"unknown key; known keys: {', '.join(_KEYS)}")
-    for key, kind in _KEYS.items():
-        if key in data:
-            value = data[key]
-            kinds = kind if isinstance(kind, tuple) else (kind,)
-            if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-                names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
-                raise _fail(source, key, f"expected {names}, got {value!r}")
-    if "agents" not in data:
-        raise _fail(source, "agents", "missing: list the agents of the pool")
-    entries = []
-    for index, item in enumerate(data["agents"]):
-        where = f"agents[{index}]"
-        if isinstance(item, str):
-            item = {"spec": item}
-        if not isinstance(item, dict):
-            raise _fail(source, where, f"expected a spec string or a mapping, got {item!r}")
-        extra = sorted(set(item) - {"name", "spec", "optional"})
-        if extra:
-            raise _fail(source, f"{where}.{extra[0]}", "unknown key; known: name, spec, optional")
-        spec = item.get("spec")
-        if not isinstance(spec, str) or not spec.strip():
-            raise _fail(source, f"{where}.spec", f"expected an agent spec string, got {spec!r}")
-        try:
-            parse_spec(spec)
-        except ValueError as exc:
-            raise _fail(source, f"{where}.spec", str(exc)) from exc
-        name = item.get("name", spec.strip())
-        if not isinstance(name, str) or not name.strip():
-            raise _fail(source, f"{where}.name", f"expected a non-empty string, got {name!r}")
-        optional = item.get("optional", False)
-        if not isinstance(optional, bool):
-            raise _fail(source, f"{where}.optional", f"expected true or false, got {optional!r}")
-        entries.append(AgentEntry(name.strip(), spec.strip(), optional))
-    entry_names = [e.name for e in entries]
-    duplicates = sorted({n for n in entry_names if entry_names.count(n) > 1})
+    """Validate a parsed YAML mapping (:mod:`airships_env.configfile`); errors name the file
+    and the key."""
+    config = validate_config(data, TournamentConfig, source)
+    config._source = source
+    names = [entry.name for entry in config.agents]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise _fail(
-            source,
-            "agents",
-            f"names must be distinct; repeated: {duplicates} (give each copy a name:)",
+        raise ConfigError(
+            f"{source}: agents: expected distinct names, found {duplicates} repeated "
+            f"(give each copy a name:)"
         )
-    config = TournamentConfig(
-        entries, source=source, **{k: v for k, v in data.items() if k != "agents"}
-    )
-    if config.players not in (2, 3, 4):
-        raise _fail(source, "players", f"must be 2, 3 or 4, got {config.players}")
-    if config.format not in FORMATS:
-        raise _fail(source, "format", f"must be one of {', '.join(FORMATS)}, got {config.format!r}")
-    if config.seating not in SEATINGS:
-        raise _fail(source, "seating", f"must be one of {', '.join(SEATINGS)}")
-    if config.games < 1:
-        raise _fail(source, "games", f"must be at least 1, got {config.games}")
-    if config.seed < 0:
-        raise _fail(source, "seed", f"must be >= 0, got {config.seed}")
-    if config.workers is not None and config.workers < 1:
-        raise _fail(source, "workers", f"must be at least 1 or null, got {config.workers}")
-    if config.rating not in RATING_MODELS:
-        raise _fail(source, "rating", f"must be one of {', '.join(RATING_MODELS)}")
     if config.rating == "trueskill" and importlib.util.find_spec("trueskill") is None:
-        raise _fail(
-            source,
-            "rating",
-            "'trueskill' needs the trueskill package (pip install "
-            "trueskill); plackett_luce needs nothing more",
+        raise ConfigError(
+            f"{source}: rating: 'trueskill' needs the trueskill package (pip install "
+            f"trueskill); plackett_luce needs nothing more"
         )
-    if len(entries) < config.players:
-        raise _fail(
-            source,
-            "agents",
-            f"{len(entries)} agents cannot fill {config.players} seats with distinct agents",
+    if len(config.agents) < config.players:
+        raise ConfigError(
+            f"{source}: agents: {len(config.agents)} agents cannot fill {config.players} seats "
+            f"with distinct agents"
         )
     return config
 
 
 def load_config(path: str | Path) -> TournamentConfig:
-    """Read and validate a tournament YAML file."""
-    import yaml
-
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read the config: {exc.strerror or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML: {exc}") from exc
-    return config_from_dict(data, str(path))
+    """Read and validate a tournament YAML file (an empty file is an error)."""
+    return config_from_dict(read_mapping(path, "configs/tournament.yaml"), str(path))
 
 
 def available_agents(config: TournamentConfig) -> tuple[dict[str, str], list[str]]:

@@ -8,53 +8,52 @@ that name the file and the key. The greedy bot's few weights are keyword options
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-import yaml
+from airships_env.configfile import Number, Strict, read_mapping, validate_config
 
 DEFAULT_CONFIG = Path(__file__).with_name("heuristic.yaml")  # package data: found when installed
 
 
-@dataclass(frozen=True, slots=True)
-class HeuristicConfig:
+class HeuristicConfig(Strict):
     """The heuristic bot's weights (see ``airships_env/heuristic.yaml`` for their meaning)."""
 
-    turns_base_2p: float
-    turns_base_3p: float
-    turns_base_4p: float
-    turns_per_airship_2p: float
-    turns_per_airship_3p: float
-    turns_per_airship_4p: float
-    turns_per_phase: float
-    turns_min: float
-    dice_weight: float
-    value_era: int
-    airship_choice: float
-    phase_choice: float
-    phase_complete_odds: float
-    chip_turn_fraction: float
-    chip_value_min: float
-    wooden_airship_value: float
-    extra_turn_min_value: float
-    win_value: float
-    race_weight: float
-    race_scale: float
+    turns_base_2p: Number
+    turns_base_3p: Number
+    turns_base_4p: Number
+    turns_per_airship_2p: Number
+    turns_per_airship_3p: Number
+    turns_per_airship_4p: Number
+    turns_per_phase: Number
+    turns_min: Number
+    dice_weight: Number
+    value_era: Literal[1, 2]
+    airship_choice: Number
+    phase_choice: Number
+    phase_complete_odds: Number
+    chip_turn_fraction: Number
+    chip_value_min: Number
+    wooden_airship_value: Number
+    extra_turn_min_value: Number
+    win_value: Number
+    race_weight: Number
+    race_scale: Number
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides: Any) -> HeuristicConfig:
-        """The shipped defaults, overridden by the keys of ``path`` and then by ``overrides``."""
-        values = _read_yaml(DEFAULT_CONFIG)
-        _check(values, DEFAULT_CONFIG, require_all=True)
+        """The shipped defaults, overridden by the keys of ``path`` and then by ``overrides``
+        (validated by :mod:`airships_env.configfile`: errors name the file and the key)."""
+        values = read_mapping(DEFAULT_CONFIG)
+        config = validate_config(values, cls, str(DEFAULT_CONFIG))
         if path is not None:
-            user = _read_yaml(Path(path))
-            _check(user, Path(path), require_all=False)
-            values.update(user)
+            values.update(read_mapping(path))
+            config = validate_config(values, cls, str(path))
         if overrides:
-            _check(overrides, "keyword options", require_all=False)
             values.update(overrides)
-        return cls(**{f.name: _convert(f.name, values[f.name]) for f in fields(cls)})
+            config = validate_config(values, cls, "heuristic options")
+        return config
 
     def native(self) -> tuple[Any, ...]:
         """The weights in the order the native core reads them."""
@@ -76,49 +75,6 @@ class HeuristicConfig:
             self.race_weight,
             self.race_scale,
         )
-
-
-def _read_yaml(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(
-            f"{path}: cannot read the heuristic config: {exc.strerror or exc}"
-        ) from exc
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path}: not valid YAML: {exc}") from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ValueError(
-            f"{path}: the heuristic config must be a mapping of key: number, "
-            f"got {type(data).__name__}"
-        )
-    return data
-
-
-def _check(values: dict[str, Any], source: Path | str, require_all: bool) -> None:
-    known = {f.name: f for f in fields(HeuristicConfig)}
-    for key, value in values.items():
-        if key not in known:
-            raise ValueError(
-                f"{source}: unknown key {key!r} in the heuristic config; "
-                f"known keys: {', '.join(sorted(known))}"
-            )
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{source}: key {key!r} must be a number, got {value!r}")
-        if key == "value_era" and value not in (1, 2):
-            raise ValueError(f"{source}: key 'value_era' must be 1 or 2, got {value!r}")
-    if require_all:
-        missing = sorted(set(known) - set(values))
-        if missing:
-            raise ValueError(f"{source}: missing key(s) {', '.join(missing)}")
-
-
-def _convert(name: str, value: Any) -> Any:
-    return int(value) if name == "value_era" else float(value)
 
 
 @dataclass(frozen=True, slots=True)

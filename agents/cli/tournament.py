@@ -12,13 +12,12 @@ Re-running with the same output directory resumes the run (only missing games ar
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
 
 from agents.registry import AgentUnavailableError
-from agents.tournament import config_from_dict, load_config, print_report, run_tournament
+from agents.tournament import load_config, print_report, run_tournament
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "tournament.yaml"
 
@@ -64,15 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
         overrides = {k: v for k, v in (("games", args.games), ("seed", args.seed)) if v is not None}
         if overrides:  # re-validated, so that an override gets the same checks as the file
-            plain = {
-                f.name: getattr(config, f.name)
-                for f in dataclasses.fields(config)
-                if f.name not in ("agents", "source")
-            }
-            agents = [
-                {"name": e.name, "spec": e.spec, "optional": e.optional} for e in config.agents
-            ]
-            config = config_from_dict({**plain, **overrides, "agents": agents}, config.source)
+            config = config.replace(**overrides)
         result = run_tournament(
             config,
             workers=args.workers,

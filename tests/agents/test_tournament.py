@@ -72,20 +72,21 @@ def base_config(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"player": 2}, r"t\.yaml: player: unknown key"),
-        ({"players": 5}, r"t\.yaml: players: must be 2, 3 or 4"),
-        ({"players": "two"}, r"t\.yaml: players: expected int"),
-        ({"paired": 1}, r"t\.yaml: paired: expected bool"),
-        ({"games": True}, r"t\.yaml: games: expected int"),
-        ({"format": "swiss"}, r"t\.yaml: format: must be one of round_robin, pool"),
-        ({"rating": "elo"}, r"t\.yaml: rating: must be one of plackett_luce"),
-        ({"games": 0}, r"t\.yaml: games: must be at least 1"),
-        ({"agents": ["random", 3]}, r"t\.yaml: agents\[1\]: expected a spec string"),
-        ({"agents": ["random", {"name": "x"}]}, r"t\.yaml: agents\[1\]\.spec: expected"),
+        ({"player": 2}, r"t\.yaml: player: unknown key \(known: agents, players"),
+        ({"players": 5}, r"t\.yaml: players: expected an integer <= 4, found 5"),
+        ({"players": "two"}, r"t\.yaml: players: expected an integer, found 'two'"),
+        ({"paired": 1}, r"t\.yaml: paired: expected true or false, found 1"),
+        ({"games": True}, r"t\.yaml: games: expected an integer, found True"),
+        ({"format": "swiss"}, r"t\.yaml: format: expected one of round_robin, pool"),
+        ({"rating": "elo"}, r"t\.yaml: rating: expected one of plackett_luce"),
+        ({"games": 0}, r"t\.yaml: games: expected an integer >= 1, found 0"),
+        ({"agents": ["random", 3]}, r"t\.yaml: agents\[1\]: expected a spec string or a map"),
+        ({"agents": ["random", {"name": "x"}]}, r"t\.yaml: agents\[1\]\.spec: missing"),
         ({"agents": ["random", {"spec": "greedy", "colour": 1}]}, r"agents\[1\]\.colour"),
         ({"agents": ["random", "mcts:400"]}, r"t\.yaml: agents\[1\]\.spec: .*not key=value"),
-        ({"agents": ["random", "random"]}, r"t\.yaml: agents: names must be distinct"),
+        ({"agents": ["random", "random"]}, r"t\.yaml: agents: expected distinct names"),
         ({"agents": ["random", "greedy"], "players": 3}, r"agents: 2 agents cannot fill 3"),
+        ({"agents": []}, r"agents: 0 agents cannot fill 2"),
     ],
 )
 def test_config_errors_name_the_file_and_the_key(changes: dict[str, Any], message: str):
@@ -94,7 +95,7 @@ def test_config_errors_name_the_file_and_the_key(changes: dict[str, Any], messag
 
 
 def test_config_file_errors(tmp_path: Path):
-    with pytest.raises(ValueError, match=r"missing\.yaml: cannot read"):
+    with pytest.raises(ValueError, match=r"missing\.yaml: no such config file"):
         load_config(tmp_path / "missing.yaml")
     bad = tmp_path / "bad.yaml"
     bad.write_text("agents: [random\n")
@@ -102,6 +103,9 @@ def test_config_file_errors(tmp_path: Path):
         load_config(bad)
     bad.write_text("players: 2\n")
     with pytest.raises(ValueError, match=r"bad\.yaml: agents: missing"):
+        load_config(bad)
+    bad.write_text("")
+    with pytest.raises(ValueError, match=r"bad\.yaml: the file is empty"):
         load_config(bad)
 
 
