@@ -98,6 +98,7 @@ class AirshipsVecEnv(VecEnv):
         self._greedy: GreedyConfig | None = None
         self._heuristic: HeuristicConfig | None = None
         self._externals: list[Policy] = []
+        self._spec_codes: dict[str, Opponent] = {}  # bot specs already checked and configured
         codes = self._opponent_list(opponents, num_players)
         self.batch = NativeBatch(
             num_envs,
@@ -137,28 +138,36 @@ class AirshipsVecEnv(VecEnv):
 
     def _opponent(self, opponent: OpponentSpec) -> Opponent:
         if isinstance(opponent, str):
-            name, options = parse_bot_spec(opponent)
-            if name == "greedy":
-                config = GreedyConfig(**options)
-                if self._greedy is not None and config != self._greedy:
-                    raise ValueError("one VecEnv plays one greedy configuration")
-                self._greedy = config
-            elif name == "heuristic":
-                path = options.pop("config", None)
-                heuristic = HeuristicConfig.load(path, **options)
-                if self._heuristic is not None and heuristic != self._heuristic:
-                    raise ValueError("one VecEnv plays one heuristic configuration")
-                self._heuristic = heuristic
-            elif options:
-                raise ValueError(f"opponent {opponent!r}: the random bot takes no options")
-            return name
+            known = self._spec_codes.get(opponent)
+            if known is not None:
+                return known
+            self._spec_codes[opponent] = code = self._bot(opponent)
+            return code
+        for index, known_policy in enumerate(self._externals):
+            if known_policy is opponent:
+                return index
         if not isinstance(opponent, Policy):
             raise TypeError(f"an opponent is a bot spec or a Policy, got {opponent!r}")
-        for index, known in enumerate(self._externals):
-            if known is opponent:
-                return index
         self._externals.append(opponent)
         return len(self._externals) - 1
+
+    def _bot(self, opponent: str) -> Opponent:
+        """Check a native bot spec and take its weights (once per distinct spec)."""
+        name, options = parse_bot_spec(opponent)
+        if name == "greedy":
+            config = GreedyConfig(**options)
+            if self._greedy is not None and config != self._greedy:
+                raise ValueError("one VecEnv plays one greedy configuration")
+            self._greedy = config
+        elif name == "heuristic":
+            path = options.pop("config", None)
+            heuristic = HeuristicConfig.load(path, **options)
+            if self._heuristic is not None and heuristic != self._heuristic:
+                raise ValueError("one VecEnv plays one heuristic configuration")
+            self._heuristic = heuristic
+        elif options:
+            raise ValueError(f"opponent {opponent!r}: the random bot takes no options")
+        return name
 
     def queue_opponents(
         self, games: Sequence[int] | np.ndarray, opponents: OpponentSpec | Sequence[OpponentSpec]
