@@ -52,6 +52,7 @@ Activation = Literal["tanh", "relu", "elu", "leaky_relu"]
 Reward = Literal["win", "score"]
 #: native: AirshipsVecEnv (N games in the core, one process); subproc/dummy: Python envs.
 VecEnvKind = Literal["native", "subproc", "dummy"]
+EnvBackend = Literal["native", "python"]
 Device = Literal["auto", "cpu", "cuda", "mps"]
 LRSchedule = Literal["constant", "linear"]
 NATIVE_DEFAULT_ENVS = 64
@@ -198,6 +199,9 @@ class TrainConfig(Strict):
     total_timesteps: Positive = 1_000_000
     n_envs: Positive | None = None
     vec_env: VecEnvKind = "native"
+    # subproc / dummy: the engine behind each Python environment (python = the reference engine
+    # and the Python bots, as training ran before the native core)
+    env_backend: EnvBackend = "native"
     device: Device = "auto"
     reward: Reward = "win"
     max_turns: Positive | None = 300  # truncate a training game after this many turns
@@ -308,6 +312,11 @@ def _cross_check(config: TrainConfig, source: str) -> None:
                 f"{source}: init_from: expected the path of a model zip, found "
                 f"{config.init_from!r} (no such file, relative to {os.getcwd()})"
             )
+    if config.vec_env == "native" and config.env_backend != "native":
+        raise ConfigError(
+            f"{source}: env_backend: expected 'native' with vec_env: native (the games are in the "
+            f"core), found {config.env_backend!r}"
+        )
     if config.vec_env == "native":
         from agents.training.league import native_league_problem
 

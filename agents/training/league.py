@@ -245,18 +245,25 @@ def make_league_env(
     max_turns: int | None = None,
     deterministic_snapshots: bool = False,
     worker: bool = False,
+    backend: str = "native",
 ) -> Any:
     """An ``AirshipsSingleAgentEnv`` (learner at a random seat) whose opponents are league
     seats, wrapped in :class:`LeagueEnv`. ``max_turns`` truncates a game (a policy that keeps
     making an attempt it cannot win never ends its game). ``worker``: the env lives in a
-    subprocess."""
+    subprocess. ``backend``: the engine behind the environment (``native`` where built, or the
+    ``python`` reference, whose bots then play in Python too)."""
     if worker:
         _isolate_worker()
     from airships_env.single_agent import AirshipsSingleAgentEnv
 
     table, seats = league_seats(mix, num_players - 1, deterministic_snapshots)
     env = AirshipsSingleAgentEnv(
-        num_players, seats, seat="random", reward=reward, max_turns=max_turns
+        num_players,
+        seats,
+        seat="random",
+        reward=reward,
+        max_turns=max_turns,
+        backend=None if backend == "native" else backend,
     )
     return LeagueEnv(env, table, seats)
 
@@ -272,6 +279,7 @@ class LeagueEnvFactory:
     max_turns: int | None = None
     deterministic_snapshots: bool = False
     worker: bool = False
+    backend: str = "native"
 
     def __call__(self) -> Any:
         """A fresh environment."""
@@ -282,6 +290,7 @@ class LeagueEnvFactory:
             max_turns=self.max_turns,
             deterministic_snapshots=self.deterministic_snapshots,
             worker=self.worker,
+            backend=self.backend,
         )
 
 

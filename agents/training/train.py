@@ -100,6 +100,7 @@ def env_factory(config: TrainConfig, mix: LeagueMix) -> LeagueEnvFactory:
         max_turns=config.max_turns,
         deterministic_snapshots=config.league.opponent_deterministic,
         worker=config.vec_env == "subproc",
+        backend=config.env_backend,
     )
 
 

@@ -16,7 +16,7 @@ from agents.training.config import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ["ppo_2p.yaml", "ppo_4p.yaml", "ppo_tiny.yaml"]
+SHIPPED = ["ppo_2p.yaml", "ppo_3p.yaml", "ppo_4p.yaml", "ppo_2p_subproc.yaml", "ppo_tiny.yaml"]
 
 
 def write(tmp_path: Path, data: object, name: str = "bad.yaml") -> Path:
@@ -43,20 +43,32 @@ def test_shipped_player_counts() -> None:
     assert load_config(ROOT / "configs" / "ppo_4p.yaml").num_players == 4
 
 
-def test_stage_two_config_needs_the_stage_one_policy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_init_from_needs_an_existing_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # init_from is relative to the working directory
-    finetune = ROOT / "configs" / "ppo_2p_finetune.yaml"
-    with pytest.raises(ConfigError, match=r"ppo_2p_finetune\.yaml: init_from: expected the path"):
-        load_config(finetune)
-    stage_one = tmp_path / "runs" / "ppo_2p" / "final_model.zip"
+    data = tiny()
+    data["init_from"] = "runs/stage1/final_model.zip"
+    data["pretrain"] = {"teacher": None}
+    path = write(tmp_path, data, "stage2.yaml")
+    with pytest.raises(ConfigError, match=r"stage2\.yaml: init_from: expected the path"):
+        load_config(path)
+    stage_one = tmp_path / "runs" / "stage1" / "final_model.zip"
     stage_one.parent.mkdir(parents=True)
     stage_one.write_bytes(b"")
-    config = load_config(finetune)
-    assert config.init_from == "runs/ppo_2p/final_model.zip"
+    assert load_config(path).init_from == "runs/stage1/final_model.zip"
+
+
+def test_old_recipe_runs_python_environments() -> None:
+    config = load_config(ROOT / "configs" / "ppo_2p_subproc.yaml")
+    assert (config.vec_env, config.env_backend, config.ppo.n_epochs) == ("subproc", "python", 8)
     assert config.run.name != load_config(ROOT / "configs" / "ppo_2p.yaml").run.name
-    assert config.num_players == 2 and config.pretrain.teacher is None
+
+
+def test_python_backend_needs_python_environments(tmp_path: Path) -> None:
+    data = tiny()
+    data.update(vec_env="native", env_backend="python")
+    path = write(tmp_path, data)
+    with pytest.raises(ConfigError, match=r"bad\.yaml: env_backend: expected 'native'"):
+        load_config(path)
 
 
 def test_unknown_key_names_file_and_key_path(tmp_path: Path) -> None:

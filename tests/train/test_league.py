@@ -202,3 +202,27 @@ def test_info_masks_match_the_environments_own_masks() -> None:
                 assert info["league"]["opponents"] == ["random"]
                 assert info["league"]["win"] in (0.0, 0.5, 1.0)
     assert finished >= 2  # the cache was refreshed from reset infos after games ended
+
+
+def test_environment_backend_follows_the_config() -> None:
+    """``env_backend: python`` (the old recipe) plays on the reference engine, the same game as
+    the native backend for the same seed and actions."""
+    from agents.training.league import LeagueEnvFactory
+    from airships_env.engine.state import GameState
+    from airships_env.native import NativeGame
+
+    mix = LeagueMix((Member(BOT, "greedy"),), (1.0,))
+    python_env = LeagueEnvFactory(2, mix, backend="python")()
+    native_env = LeagueEnvFactory(2, mix, backend="native")()
+    observations = [env.reset(seed=3)[0] for env in (python_env, native_env)]
+    assert isinstance(python_env.unwrapped._aec.engine, GameState)
+    assert isinstance(native_env.unwrapped._aec.engine, NativeGame)
+    assert np.array_equal(*observations)
+    for _ in range(40):
+        mask = python_env.action_masks()
+        assert np.array_equal(mask, native_env.action_masks())
+        action = int(np.flatnonzero(mask)[0])
+        steps = [env.step(action) for env in (python_env, native_env)]
+        assert np.array_equal(steps[0][0], steps[1][0])
+        if steps[0][2] or steps[0][3]:
+            break
