@@ -229,17 +229,24 @@ def pretrain(
             progress=progress,
         )
         demos.save(demos_path)
-    report = clone_policy(
-        model.policy,
-        demos,
-        epochs=settings.epochs,
-        batch_size=settings.batch_size,
-        learning_rate=settings.learning_rate,
-        value_coef=settings.value_coef,
-        validation=settings.validation,
-        seed=config.seed,
-        log=log,
-    )
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(config.resolved_learn_threads())  # as the PPO updates will
+    try:
+        report = clone_policy(
+            model.policy,
+            demos,
+            epochs=settings.epochs,
+            batch_size=settings.batch_size,
+            learning_rate=settings.learning_rate,
+            value_coef=settings.value_coef,
+            validation=settings.validation,
+            seed=config.seed,
+            log=log,
+        )
+    finally:
+        torch.set_num_threads(threads)
     write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
     log(f"pretraining: {report.text()}")
     state.wall_seconds = round(time.perf_counter() - started, 3)
