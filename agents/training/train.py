@@ -266,7 +266,7 @@ def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunStat
         run_dir.mkdir(parents=True, exist_ok=True)
         dump_config(config, run_dir / CONFIG_FILE)
         return RunState(config_fingerprint=config.fingerprint())
-    if state is None or state.checkpoint is None:
+    if (state is None or state.checkpoint is None) and not (run_dir / CONFIG_FILE).is_file():
         raise ResumeError(f"{run_dir} has no checkpoint to resume from (no {run_dir}/state.json)")
     import yaml
 
@@ -285,6 +285,11 @@ def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunStat
             f"({run_dir / CONFIG_FILE}); only total_timesteps may change on --resume. "
             f"Differences: " + "; ".join(differences)
         )
+    if state is None or state.checkpoint is None:
+        # Stopped before its first checkpoint (during pretraining): start again from step 0;
+        # the teacher's recorded games in <run>/pretrain/ are reused.
+        dump_config(config, run_dir / CONFIG_FILE)
+        return RunState(config_fingerprint=config.fingerprint())
     if not (run_dir / state.checkpoint).is_file():
         raise ResumeError(f"{run_dir / state.checkpoint}, the last checkpoint, is missing")
     if saved.total_timesteps != config.total_timesteps:
@@ -313,6 +318,7 @@ def train(
     n_envs = config.resolved_n_envs()
     check_batch(config, n_envs)
     state = prepare_run_dir(config, directory, resume)
+    resume = state.checkpoint is not None  # a run stopped before its first one starts again
     league = League(config.league, directory)
     if resume:
         assert state.league is not None

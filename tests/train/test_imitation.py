@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from agents.arena import agent_rng, deal_seed
-from agents.training.checkpoint import read_state
+from agents.training.checkpoint import ResumeError, read_state
 from agents.training.config import (
     ConfigError,
     PretrainConfig,
@@ -152,6 +152,43 @@ def test_run_with_pretraining_checkpoints_the_clone(tmp_path: Path) -> None:
     assert (result.run_dir / "checkpoints" / "step_0.zip").is_file()
     state = read_state(result.run_dir)
     assert state is not None and state.num_timesteps == 128
+
+
+def test_run_stopped_during_pretraining_resumes_from_the_recorded_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed before its step-0 checkpoint (while cloning) is continued by --resume: it
+    starts again from step 0 with the teacher's games it had recorded."""
+    import agents.training.train as train_module
+
+    config = load_config(ROOT / "configs" / "ppo_tiny.yaml").replace(
+        run={"output_dir": str(tmp_path)},
+        total_timesteps=128,
+        vec_env="dummy",
+        pretrain=PretrainConfig(teacher="greedy", games=3, epochs=1, workers=1),
+    )
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # the process dies while cloning
+
+    monkeypatch.setattr(train_module, "clone_policy", killed)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, progress_bar=False, log=lambda line: None)
+    run_dir = tmp_path / config.run.name
+    recorded = (run_dir / "pretrain" / "demonstrations.npz").read_bytes()
+    assert read_state(run_dir) is None
+    with pytest.raises(ResumeError, match="already holds a run; continue it with --resume"):
+        train(config, progress_bar=False, log=lambda line: None)
+
+    monkeypatch.undo()
+    lines: list[str] = []
+    result = train(config, resume=True, progress_bar=False, log=lines.append)
+    assert any("teacher decisions read from" in line for line in lines)
+    assert (run_dir / "pretrain" / "demonstrations.npz").read_bytes() == recorded
+    state = read_state(result.run_dir)
+    assert state is not None and state.num_timesteps == 128
+    with pytest.raises(ResumeError, match="differs from the config"):
+        train(config.replace(ppo={"ent_coef": 0.05}), resume=True, progress_bar=False)
 
 
 def test_pretrain_config_is_checked() -> None:
