@@ -47,13 +47,14 @@ class RunContext:
     steps_at_rollout_start: int = 0
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
     session_started: float = field(default_factory=time.perf_counter)
-    wall_before_session: float | None = None  # state.wall_seconds when the session started
+    # The run's wall time before this session (state.wall_seconds of the checkpoint it resumed
+    # from, 0 for a new run), read when the session started: a step-0 checkpoint written by
+    # pretraining in this session already counts time that session_started counts too.
+    wall_before_session: float = 0.0
 
     def elapsed(self) -> float:
         """Training wall time of the run so far: earlier sessions (up to their last
         checkpoint) and this one."""
-        if self.wall_before_session is None:
-            self.wall_before_session = self.state.wall_seconds
         return self.wall_before_session + time.perf_counter() - self.session_started
 
 

@@ -319,6 +319,7 @@ def train(
     check_batch(config, n_envs)
     state = prepare_run_dir(config, directory, resume)
     resume = state.checkpoint is not None  # a run stopped before its first one starts again
+    wall_before_session = state.wall_seconds if resume else 0.0
     league = League(config.league, directory)
     if resume:
         assert state.league is not None
@@ -348,7 +349,13 @@ def train(
         venv.seed(session_seed(config.seed, state.sessions))
         start_step = int(model.num_timesteps)
         context = RunContext(
-            config, directory, league, state, log=log, session_started=session_started
+            config,
+            directory,
+            league,
+            state,
+            log=log,
+            session_started=session_started,
+            wall_before_session=wall_before_session,
         )
         context.steps_at_rollout_start = start_step
         checkpoints = RunCheckpointCallback(context, start_step)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -143,7 +144,9 @@ def test_run_with_pretraining_checkpoints_the_clone(tmp_path: Path) -> None:
         pretrain=PretrainConfig(teacher="greedy", games=4, epochs=1, workers=1),
     )
     lines: list[str] = []
+    started = time.perf_counter()
     result = train(config, progress_bar=False, log=lines.append)
+    took = time.perf_counter() - started
     pretrain_dir = result.run_dir / "pretrain"
     report = json.loads((pretrain_dir / "report.json").read_text())
     assert report["rows"] == len(Demonstrations.load(pretrain_dir / "demonstrations.npz"))
@@ -152,6 +155,8 @@ def test_run_with_pretraining_checkpoints_the_clone(tmp_path: Path) -> None:
     assert (result.run_dir / "checkpoints" / "step_0.zip").is_file()
     state = read_state(result.run_dir)
     assert state is not None and state.num_timesteps == 128
+    # the run's wall time counts the pretraining once (it was counted twice)
+    assert 0 < state.wall_seconds <= took
 
 
 def test_run_stopped_during_pretraining_resumes_from_the_recorded_games(
