@@ -72,9 +72,12 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
             return occupant
         if member.kind == BOT:
             name, _ = parse_spec(member.ref)
-            occupant = member.ref if name != "ppo" else make_agent(member.ref)
             if name == "ppo":
-                occupant.reset(0, self.num_players, np.random.default_rng([self._seed, 0x99]))
+                policy = make_agent(member.ref)
+                policy.reset(0, self.num_players, np.random.default_rng([self._seed, 0x99]))
+                occupant = policy
+            else:
+                occupant = member.ref
         else:
             net = self._nets.get(member.ref)
             if net is None:
@@ -113,7 +116,7 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
                 "win": 1.0 / len(winners) if won else 0.0,
             }
             self._current[game] = self._next[game]
-        self._draw(ended)
+        self._draw(ended.tolist())
         return observations, rewards, dones, infos
 
     def _act(self, policy: Policy, games: np.ndarray) -> np.ndarray:
