@@ -44,6 +44,28 @@ class AgentUnavailableError(ImportError):
     """A known agent whose module (or one of its dependencies) cannot be imported."""
 
 
+class TableFitError(ValueError):
+    """An agent that cannot play at a table of the given size (a policy trained for another
+    player count, or no bundled policy for it)."""
+
+
+def check_fit(agent: Policy, num_players: int, spec: str | None = None) -> None:
+    """Raise :class:`TableFitError` unless ``agent`` can play at a ``num_players`` table.
+
+    Agents that depend on the table size (trained policies) say so with a ``check_table
+    (num_players)`` method; the others fit every table. Called when an agent is made for a
+    table, so that a misfit is a clear error before the first move, not in the middle of a game.
+    """
+    check = getattr(agent, "check_table", None)
+    if check is None:
+        return
+    try:
+        check(num_players)
+    except (ValueError, OSError) as exc:
+        where = f"agent {spec!r}: " if spec is not None else ""
+        raise TableFitError(f"{where}{exc}") from exc
+
+
 def parse_value(text: str) -> Any:
     """An option value: int, float, bool (true/false), None (none) or the string itself."""
     for kind in (int, float):
@@ -146,11 +168,14 @@ def agent_options(cls: type) -> tuple[list[str], bool]:
     return names, open_ended
 
 
-def make_agent(spec: str, rng: np.random.Generator | None = None) -> Policy:
+def make_agent(
+    spec: str, rng: np.random.Generator | None = None, num_players: int | None = None
+) -> Policy:
     """Build the agent a spec names; ``rng`` goes to constructors that take one.
 
     Raises ValueError for an unknown name or option (listing the valid ones) and
-    :class:`AgentUnavailableError` when the agent's module cannot be imported.
+    :class:`AgentUnavailableError` when the agent's module cannot be imported. With
+    ``num_players``, also checks that the agent can play at that table (:func:`check_fit`).
     """
     name, options = parse_spec(spec)
     cls = agent_class(name)
@@ -172,4 +197,6 @@ def make_agent(spec: str, rng: np.random.Generator | None = None) -> Policy:
             f"agent {name!r} ({cls.__name__}) does not follow the Policy "
             f"protocol (name, reset, act)"
         )
+    if num_players is not None:
+        check_fit(agent, num_players, spec)
     return agent

@@ -202,7 +202,7 @@ def available_agents(config: TournamentConfig) -> tuple[dict[str, str], list[str
     notes: list[str] = []
     for entry in config.agents:
         try:
-            make_agent(entry.spec)
+            make_agent(entry.spec, num_players=config.players)
         except (AgentUnavailableError, OSError, ValueError) as exc:
             if not entry.optional:
                 raise ValueError(

@@ -147,4 +147,15 @@ def main(argv: list[str] | None = None) -> int:
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(summary.to_json(), separators=(",", ":")))
+    if run.errors:
+        print(
+            f"arena: {len(run.errors)} game(s) ended in an error (see above)"
+            + (
+                f"; they are not recorded in {args.out}: run again to retry them"
+                if args.out
+                else ""
+            ),
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -128,4 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(evaluation.to_json(), separators=(",", ":")))
+    if summary.errors:
+        print(
+            f"evaluate: {len(summary.errors)} game(s) ended in an error (see above)"
+            + (
+                f"; they are not recorded in {args.out}: run again to retry them"
+                if args.out
+                else ""
+            ),
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -213,7 +213,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         )
     seed = args.seed if args.seed is not None else fresh_seed()
     agents = seat_agents(opponents, num_players, seat)
-    bots = make_bots(agents, seed, make_policy)
+    bots = _make_bots(agents, seed)
     log_path: Path = args.log if args.log is not None else Path(f"airships-game-{seed}.jsonl")
     if log_path.exists() and not args.overwrite:
         raise UsageError(
@@ -234,6 +234,16 @@ def new_session(args: argparse.Namespace) -> PlaySession:
     return PlaySession(state, seat, agents, bots, log_path, handle)
 
 
+def _make_bots(agents: Sequence[str], seed: int, log: Path | None = None) -> dict[int, Policy]:
+    """The bots of a table, each checked to fit it before the first move (a policy trained for
+    another player count is a usage error naming its file and both counts)."""
+    try:
+        return make_bots(agents, seed, make_policy)
+    except (ValueError, OSError) as exc:
+        where = f"{log}: " if log is not None else "--opponents: "
+        raise UsageError(f"{where}{exc}") from exc
+
+
 def resume_session(path: Path, console: Console) -> PlaySession:
     """The game saved in ``path``, with its bots brought back to where they were."""
     try:
@@ -248,7 +258,7 @@ def resume_session(path: Path, console: Console) -> PlaySession:
             f"the seed, your seat and the opponents)"
         )
     seat, agents = settings.seat, settings.agents
-    bots = make_bots(agents, settings.seed, make_policy)
+    bots = _make_bots(agents, settings.seed, path)
     bot_decisions = sum(record.player in bots for record in log.records)
     if bot_decisions:
         console.print(
