@@ -58,6 +58,7 @@ import numpy as np
 from agents.registry import check_fit, make_agent
 from agents.workers import single_threaded_workers
 from airships_env.engine import GameLog, GameState, new_game
+from airships_env.engine.actions import as_action_index
 from airships_env.engine.rules import airship_count
 from airships_env.policy import Decision, Policy
 
@@ -240,20 +241,15 @@ def play_game(
                 ) from exc
             think[seat] += time.perf_counter() - tick
             decisions[seat] += 1
-            if isinstance(action, np.integer):
-                action = int(action)
-            if (
-                isinstance(action, bool)
-                or not isinstance(action, int)
-                or action not in decision.legal_actions
-            ):
+            index = as_action_index(action)
+            if index is None or index not in decision.legal_actions:
                 raise AgentFailure(
                     "illegal action",
                     seat,
                     f"returned {action!r} at step {state.step}; legal: "
                     f"{list(decision.legal_actions)}",
                 )
-            applied = state.apply_action(action)
+            applied = state.apply_action(index)
             if log is not None:
                 log.records.append(applied)
     except AgentFailure as failure:

@@ -49,6 +49,7 @@ Version history:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium
@@ -63,6 +64,7 @@ from airships_env.engine import (
     GameState,
     IllegalActionError,
     RulesOptions,
+    as_action_index,
     load_cards,
     new_game,
     public_view,
@@ -214,6 +216,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal_action = illegal_action
+        self._warned_illegal = False  # a penalized illegal action warns once per environment
         self.max_turns = max_turns
         self.rules_options = rules_options if rules_options is not None else RulesOptions()
         self.cards = load_cards(card_file)
@@ -323,14 +326,24 @@ class raw_env(AECEnv):
             self.render()
 
     def _penalize(self, agent: str, action: Any, error: IllegalActionError) -> None:
-        """End the game for everyone: the offender gets ILLEGAL_ACTION_REWARD, others 0."""
+        """End the game for everyone: the offender gets ILLEGAL_ACTION_REWARD, others 0; the
+        first time in this environment, also a warning (a silent -1 hides a bug)."""
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            warnings.warn(
+                f"{error} (penalized: the game ends with reward {ILLEGAL_ACTION_REWARD} for "
+                f"{agent}; later illegal actions in this environment are penalized without "
+                f"a warning; illegal_action='raise' raises instead)",
+                UserWarning,
+                stacklevel=3,
+            )
         self._observations.clear()
         self.rewards[agent] = ILLEGAL_ACTION_REWARD
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._update_infos()
         self.infos[agent]["illegal_action"] = {
-            "action": action if isinstance(action, (int, np.integer)) else repr(action),
+            "action": index if (index := as_action_index(action)) is not None else repr(action),
             "phase": error.phase,
             "legal": list(error.legal),
             "message": str(error),

@@ -18,9 +18,12 @@ Randomness: ``reset(seed=s)`` seeds everything; each episode draws the game's ge
 generator per opponent from a ``numpy.random.SeedSequence`` (spawned, never shared), and the
 learner's seat (``seat="random"``) from the environment's own ``np_random``.
 
-Illegal actions: by default (``illegal_action="penalize"``) an illegal action ends the episode
-with reward -1 and ``info["illegal_action"]`` set; ``"raise"`` raises the engine's
-``IllegalActionError``.
+Actions: every integer-like value the action space accepts is an action: a Python int, a numpy
+integer, or the 0-d integer array that ``MaskablePPO.predict`` returns (converted in one place,
+:func:`airships_env.engine.as_action_index`). Illegal actions: by default
+(``illegal_action="penalize"``) an illegal action ends the episode with reward -1 and
+``info["illegal_action"]`` set, and the first one of an environment warns (a silent -1 hides a
+bug); ``"raise"`` raises the engine's ``IllegalActionError``.
 
 The environment pickles with its whole state (the game, the generators, the opponents), so it
 works with ``SubprocVecEnv`` and ``copy.deepcopy``.
