@@ -2,7 +2,8 @@
 
 The learner's observation is the flat float32 vector of :mod:`airships_env.observation` (seen
 from its seat), its action space the engine's 83 actions, and :meth:`AirshipsSingleAgentEnv.
-action_masks` gives the legal ones (for sb3-contrib's MaskablePPO). After the learner's action
+action_masks` gives the legal ones (for sb3-contrib's MaskablePPO, which finds it through
+``gym.make``'s wrappers; other code calls ``env.unwrapped.action_masks()``). After the learner's action
 the opponents play until it is the learner's turn again or the game is over, so the learner
 also receives the result of a game that an opponent's move ended. The reward is the learner's
 own, from the same reward function as the AEC environment

@@ -22,7 +22,7 @@ skipped silently (a skip shows in pytest's summary with its reason):
   command cannot carry a marker: :data:`SLOW_INLINE` lists the slow ones.
 
 Small arguments (:data:`SUBSTITUTIONS`, applied to every command and Python block before it
-runs): game counts become 4, ``.learn(N)`` at most 256 steps, the bundled policies
+runs): game counts become 4, ``.learn(N)`` at most 1,000 steps, the bundled policies
 ``agents/models/ppo_<n>p.zip`` an untrained model of the same table size saved for the test (the
 test never depends on the shipped weights), ``tensorboard --logdir DIR`` a check that the
 directory exists and tensorboard runs, ``airships bench`` the engine section for 0.02 s. The
@@ -139,13 +139,13 @@ def shell_commands(script: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 def _small_learn(found: re.Match[str]) -> str:
     steps = int(found.group(1).replace("_", ""))
-    return f".learn({min(steps, 256)}"
+    return f".learn({min(steps, 1000)}"
 
 
 #: (pattern, replacement, why): applied to every command and Python block before it runs.
 SUBSTITUTIONS: list[tuple[str, str | Callable[[re.Match[str]], str], str]] = [
     (r"--games [\d_,]+", "--games 4", "game counts: 4 games (whole seat rotations)"),
-    (r"\.learn\(([\d_]+)", _small_learn, "training steps: at most 256"),
+    (r"\.learn\(([\d_]+)", _small_learn, "training steps: at most 1,000"),
     (r"(airships bench)$", r"\1 --only engine --seconds 0.02", "benchmarks: the engine, briefly"),
     (
         r"(\S*)tensorboard --logdir (\S+)",
@@ -286,6 +286,11 @@ def test_python_block(block: Block, sandbox: Sandbox) -> None:
     assert result.returncode == 0, (
         f"README.md line {block.line}: the Python block failed\n{code}\n{result.stderr[-4000:]}"
     )
+    if "print(" in code:  # a block that shows a result shows it
+        assert result.stdout.strip(), f"README.md line {block.line}: the block printed nothing"
+    if "progress_bar=True" in code:  # the SB3 example: progress, then the win rate
+        shown = result.stdout + result.stderr
+        assert "512/512" in shown and "win rate against random after 512 steps:" in shown
 
 
 @pytest.mark.parametrize("block", [_param(b) for b in BLOCKS if b.kind == "inline"])

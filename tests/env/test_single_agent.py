@@ -404,3 +404,17 @@ def test_as_action_index() -> None:
     assert as_action_index(np.int64(3)) == 3 and as_action_index(np.uint16(4)) == 4
     for bad in (True, np.bool_(True), 1.0, np.float32(1), np.array([1]), np.array(1.0), "1", None):
         assert as_action_index(bad) is None, bad
+
+
+def test_action_masks_through_gym_make_wrappers() -> None:
+    """gym.make wraps the env (OrderEnforcing, PassiveEnvChecker), which forward no other
+    attribute: the README's forms reach the masks, and SB3 finds them with get_wrapper_attr."""
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    environment = gymnasium.make(ENV_ID, num_players=2)
+    environment.reset(seed=1)
+    masks = environment.unwrapped.action_masks()
+    assert masks.dtype == bool and masks.any()
+    np.testing.assert_array_equal(environment.get_wrapper_attr("action_masks")(), masks)
+    assert is_masking_supported(environment)
+    np.testing.assert_array_equal(get_action_masks(environment), masks)
