@@ -66,6 +66,13 @@ if TYPE_CHECKING:
 TOOL = PLAY_TOOL
 QUIT_WORDS = ("q", "quit", "exit")
 DEFAULT_OPPONENTS = "heuristic"
+#: Where games are saved unless --log says otherwise (git-ignored; ``airships serve``'s folder).
+GAMES_DIR = Path("games")
+
+
+def default_log(seed: int) -> Path:
+    """The default log of a game: ``games/airships-game-<seed>.jsonl`` under the current folder."""
+    return GAMES_DIR / f"airships-game-{seed}.jsonl"
 
 DESCRIPTION = """\
 Play Airships at the terminal against bots or trained policies.
@@ -81,7 +88,7 @@ EPILOG = """\
 examples:
   airships play --opponents heuristic,ppo --seat 0 --seed 7
   airships play --opponents random --players 4 --no-color
-  airships play --resume airships-game-7.jsonl
+  airships play --resume games/airships-game-7.jsonl
 
 agents: random, greedy, heuristic, mcts, ppo, with options as name:key=value
 (e.g. mcts:sims=400); a list's key=value pieces belong to the agent before them.
@@ -136,7 +143,8 @@ def add_parser(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="PATH",
-        help="where to save the game (default: airships-game-<seed>.jsonl in the current folder)",
+        help=f"where to save the game (default: {GAMES_DIR}/airships-game-<seed>.jsonl, a folder "
+        f"git ignores and 'airships serve' opens)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --log file")
     parser.add_argument(
@@ -214,7 +222,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
     seed = args.seed if args.seed is not None else fresh_seed()
     agents = seat_agents(opponents, num_players, seat)
     bots = _make_bots(agents, seed)
-    log_path: Path = args.log if args.log is not None else Path(f"airships-game-{seed}.jsonl")
+    log_path: Path = args.log if args.log is not None else default_log(seed)
     if log_path.exists() and not args.overwrite:
         raise UsageError(
             f"{log_path} exists: resume it with 'airships play --resume "
@@ -226,6 +234,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         raise CLIError(str(exc)) from exc
     log = GameLog.start(state, **game_meta(TOOL, seed, seat, agents))
     try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:
         raise CLIError(f"{log_path}: cannot write the log: {exc.strerror or exc}") from exc

@@ -340,3 +340,12 @@ def test_ctrl_c_is_held_while_an_action_is_applied_and_logged():
         reached_the_end = True  # the interrupt waits until the block is done
     assert reached_the_end
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_default_log_goes_to_the_games_folder_and_is_printed(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = cli(["play", "--opponents", "random", "--seed", "5", "--no-color"], stdin="q\n")
+    assert run.code == 0
+    log = Path("games") / "airships-game-5.jsonl"
+    assert (tmp_path / log).is_file() and not list(tmp_path.glob("*.jsonl"))
+    assert str(log) in run.out
