@@ -74,6 +74,7 @@ def default_log(seed: int) -> Path:
     """The default log of a game: ``games/airships-game-<seed>.jsonl`` under the current folder."""
     return GAMES_DIR / f"airships-game-{seed}.jsonl"
 
+
 DESCRIPTION = """\
 Play Airships at the terminal against bots or trained policies.
 

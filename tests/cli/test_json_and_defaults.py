@@ -103,3 +103,15 @@ def test_an_empty_training_config_is_refused(
     assert main(["train", "--config", str(config)]) != 0
     err = capsys.readouterr().err
     assert "empty.yaml" in err and "empty" in err
+
+
+def test_the_leaderboard_explains_the_ordinal_column(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("openskill")
+    config = _tournament_config(tmp_path)
+    assert main(["tournament", str(config), "--no-progress", "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    assert "ordinal" in out and "ordinal = mu - 3 sigma" in out
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "**ordinal**, `mu - 3 sigma`" in readme
