@@ -344,3 +344,24 @@ def test_scripts_find_the_agents_package_without_an_installed_package(tmp_path: 
         )
         assert result.returncode == 0, f"scripts/{script}.py: {result.stderr[-2000:]}"
         assert "usage:" in result.stdout
+
+
+def test_the_action_table_example_agrees_with_the_encoding() -> None:
+    """The README's worked index: the formula, the 0-based slot and the 1-based name agree."""
+    from airships_env.engine import ACTION_NAMES, attempt_action
+    from airships_env.engine.actions import board_target
+
+    text = README.read_text(encoding="utf-8")
+    found = re.search(
+        r"Example: (\d+) = `3\*\(3\*(\d) \+ (\d)\) \+ (\d)` \(row `d=\2`, 0-based slot `s=\3`, "
+        r"variant `v=\4`\) is named `([^`]+)` \(slot `s\+1`, counted from 1\)",
+        text,
+    )
+    assert found, "the action table's example is missing or reworded"
+    index, row, slot, variant = (int(found.group(i)) for i in range(1, 5))
+    assert (
+        index == 3 * (3 * row + slot) + variant == attempt_action(board_target(row, slot), variant)
+    )
+    assert ACTION_NAMES[index] == found.group(5)
+    assert f"slot {slot + 1}" in found.group(5)
+    assert "Indices count from 0; the names count slots, stacks and phases from 1." in text
