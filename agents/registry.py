@@ -168,6 +168,49 @@ def agent_options(cls: type) -> tuple[list[str], bool]:
     return names, open_ended
 
 
+#: How an option's allowed values are named in messages, by the type in its annotation.
+_VALUE_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
+
+
+def _check_option_types(spec: str, cls: type, options: dict[str, Any]) -> None:
+    """Refuse an option whose value cannot be what the constructor's annotation says (only
+    annotations made of int, float, bool and None are checked), naming what is allowed."""
+    parameters = inspect.signature(cls).parameters
+    for key, value in options.items():
+        parameter = parameters.get(key)
+        if parameter is None or parameter.annotation is inspect.Parameter.empty:
+            continue
+        annotation = parameter.annotation
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+        kinds = set(re.findall(r"[A-Za-z_]+", text))
+        if not kinds or not kinds <= {"int", "float", "bool", "None", "Optional"}:
+            continue
+        if value is None:
+            fits = "None" in kinds or "Optional" in kinds
+        elif isinstance(value, bool):
+            fits = "bool" in kinds
+        elif isinstance(value, int):
+            fits = bool(kinds & {"int", "float"})
+        elif isinstance(value, float):
+            fits = "float" in kinds
+        else:
+            fits = False
+        if not fits:
+            allowed = [_VALUE_WORDS[k] for k in ("int", "float", "bool") if k in kinds]
+            if "None" in kinds or "Optional" in kinds:
+                allowed.append("none")
+            shown = (
+                "none"
+                if value is None
+                else str(value).lower()
+                if isinstance(value, bool)
+                else value
+            )
+            raise ValueError(
+                f"agent spec {spec!r}: option {key}={shown}: expected {' or '.join(allowed)}"
+            )
+
+
 def make_agent(
     spec: str, rng: np.random.Generator | None = None, num_players: int | None = None
 ) -> Policy:
@@ -186,11 +229,14 @@ def make_agent(
             f"agent spec {spec!r}: unknown option(s) {', '.join(unknown)}; "
             f"{name!r} takes: {', '.join(valid) or 'no options'}"
         )
+    _check_option_types(spec, cls, options)
     if "rng" in inspect.signature(cls).parameters and rng is not None:
         options["rng"] = rng
     try:
         agent = cls(**options)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
+        if str(exc).startswith(f"agent spec {spec!r}"):
+            raise
         raise ValueError(f"agent spec {spec!r}: {exc}") from exc
     if not isinstance(agent, Policy):
         raise ValueError(

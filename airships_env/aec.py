@@ -70,6 +70,7 @@ from airships_env.engine import (
     public_view,
 )
 from airships_env.engine import rules as _rules
+from airships_env.engine.game import check_seed
 from airships_env.native import NativeGame, NativeUnavailableError
 from airships_env.native import available as native_available
 from airships_env.observation import ObservationEncoder
@@ -255,7 +256,9 @@ class raw_env(AECEnv):
 
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` restarts the seeded stream, None continues it."""
+        """Start a new game; ``seed`` (a whole number >= 0) restarts the seeded stream, None
+        continues it."""
+        seed = check_seed(seed)
         if seed is not None or self._seed_sequence is None:
             self._seed_sequence = np.random.SeedSequence(seed)
         game_seed = self._seed_sequence.spawn(1)[0]

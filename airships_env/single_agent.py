@@ -42,6 +42,7 @@ from gymnasium import spaces
 
 from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.engine.game import check_seed
 from airships_env.native import NativeGame
 from airships_env.policy import Decision, Policy, RandomPolicy
 
@@ -189,7 +190,9 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a game; ``seed`` restarts the seeded stream, None continues it."""
+        """Start a game; ``seed`` (a whole number >= 0) restarts the seeded stream, None
+        continues it."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None or self._seed_sequence is None:
             self._seed_sequence = np.random.SeedSequence(seed)

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS, round_up_games, run_arena
+from agents.cli.common import non_negative_int
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
 
@@ -61,7 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="cyclic",
         help="cyclic rotations (default) or all permutations of the seats",
     )
-    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="run seed, a whole number >= 0 (default 0)"
+    )
     parser.add_argument(
         "--workers",
         type=int,

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS
+from agents.cli.common import non_negative_int
 from agents.registry import AgentUnavailableError, split_specs
 from agents.stats import print_summary
 from agents.training.evaluate import evaluate_model, model_players
@@ -54,7 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=1000,
         help="games, rounded up to whole seat rotations (default 1000)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="run seed, a whole number >= 0 (default 0)"
+    )
     parser.add_argument(
         "--unpaired",
         action="store_true",

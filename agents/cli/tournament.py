@@ -16,6 +16,7 @@ import json
 import sys
 from pathlib import Path
 
+from agents.cli.common import non_negative_int
 from agents.registry import AgentUnavailableError
 from agents.tournament import load_config, print_report, run_tournament
 
@@ -34,7 +35,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="tournament YAML (default: the repository's configs/tournament.yaml)",
     )
     parser.add_argument("--games", type=int, default=None, help="override the config's games")
-    parser.add_argument("--seed", type=int, default=None, help="override the config's seed")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=None, help="override the config's seed (>= 0)"
+    )
     parser.add_argument(
         "--workers",
         type=int,
