@@ -257,7 +257,7 @@ def _make_bots(agents: Sequence[str], seed: int, log: Path | None = None) -> dic
 def resume_session(path: Path, console: Console) -> PlaySession:
     """The game saved in ``path``, with its bots brought back to where they were."""
     try:
-        log = read_log(path)
+        log = read_log(path, torn_end=True)  # a last line cut short by a crash is dropped
         replay(log)  # checks every record; a bad line raises LogError naming it
     except LogError as exc:
         raise UsageError(str(exc)) from exc
@@ -285,6 +285,17 @@ def resume_session(path: Path, console: Console) -> PlaySession:
         )
     state = restored.state
     try:
+        if log.dropped is not None:
+            number, text = log.dropped
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            console.print(
+                f"note: {path}: dropped line {number}, cut short by a crash ({len(text)} "
+                f"characters: {shown}); the game continues after line {number - 1}",
+                soft_wrap=True,
+            )
+            data = path.read_bytes()
+            with open(path, "r+b") as torn:  # appends start on a fresh line
+                torn.truncate(data.rfind(b"\n") + 1)
         handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:
         raise CLIError(f"{path}: cannot write the log: {exc.strerror or exc}") from exc

@@ -349,3 +349,39 @@ def test_default_log_goes_to_the_games_folder_and_is_printed(cli, tmp_path, monk
     log = Path("games") / "airships-game-5.jsonl"
     assert (tmp_path / log).is_file() and not list(tmp_path.glob("*.jsonl"))
     assert str(log) in run.out
+
+
+def test_resume_recovers_a_log_whose_last_line_a_crash_cut_short(cli, tmp_path, straight_game):
+    paused = tmp_path / "torn.jsonl"
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "9", "--log", str(paused)], stdin="1\n" * 7
+    )
+    assert run.code == 0
+    lines = paused.read_text().splitlines()
+    torn = lines[-1][:25]
+    paused.write_text("\n".join([*lines[:-1], torn]))  # the last line, cut short, no newline
+    run = cli(["play", "--resume", str(paused)], stdin=ALWAYS_FIRST)
+    assert run.code == 0, run.err
+    assert f"dropped line {len(lines)}, cut short by a crash" in run.out
+    assert torn in run.out
+    # The game continues from the complete lines and reaches the uninterrupted game's end.
+    assert log_records(paused) == log_records(straight_game)
+
+
+def test_log_errors_name_the_file(cli, tmp_path):
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    line = one_line_error(cli(["play", "--resume", str(binary)]))
+    assert f"{binary}: not a game log: byte" in line and "UnicodeDecodeError" not in line
+    line = one_line_error(cli(["replay", str(binary)]))
+    assert f"{binary}: not a game log" in line
+    # a record that does not replay: the message names the file and the line
+    log = tmp_path / "g.jsonl"
+    cli(["play", "--opponents", "random", "--seed", "3", "--log", str(log)], stdin="1\n" * 6)
+    lines = log.read_text().splitlines()
+    record = json.loads(lines[2])
+    record["action"] = 82 if record["action"] != 82 else 0
+    lines[2] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n")
+    line = one_line_error(cli(["play", "--resume", str(log)]))
+    assert f"{log}: line 3: " in line
