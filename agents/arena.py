@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from agents.registry import check_fit, make_agent
-from agents.workers import single_threaded_workers
+from agents.workers import die_with_parent, single_threaded_workers
 from airships_env.engine import GameLog, GameState, new_game
 from airships_env.engine.actions import as_action_index
 from airships_env.engine.rules import airship_count
@@ -323,8 +323,11 @@ class GameRunner:
 _WORKER: GameRunner | None = None
 
 
-def _init_worker(agent_specs: dict[str, str], seed: int, save_logs: bool, max_steps: int) -> None:
+def _init_worker(
+    agent_specs: dict[str, str], seed: int, save_logs: bool, max_steps: int, parent_pid: int
+) -> None:
     global _WORKER
+    die_with_parent(parent_pid)  # a kill -9 of the arena leaves no worker playing on
     # Ctrl-C is the main process's business: it stops handing out games, and each worker
     # finishes the game it is playing instead of dying mid-game.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -467,7 +470,7 @@ def _play_all(
         max_workers=min(workers, len(pending)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(agent_specs, seed, save_logs, max_steps),
+        initargs=(agent_specs, seed, save_logs, max_steps, os.getpid()),
     )
     try:
         with single_threaded_workers():  # the executor starts its processes on submit
