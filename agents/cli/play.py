@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 
 TOOL = PLAY_TOOL
 QUIT_WORDS = ("q", "quit", "exit")
+TABLE_WORDS = ("t", "table")  # --compact: show the whole table once
 DEFAULT_OPPONENTS = "heuristic"
 #: Where games are saved unless --log says otherwise (git-ignored; ``airships serve``'s folder).
 GAMES_DIR = Path("games")
@@ -93,6 +94,14 @@ examples:
 
 agents: random, greedy, heuristic, mcts, ppo, with options as name:key=value
 (e.g. mcts:sims=400); a list's key=value pieces belong to the agent before them.
+
+dice notation: [4] rolled and counted in the total; (4) rolled, not counted (only the
+best dice of each colour the cost asks for count); R<5> a fixed die (Engineer), never
+rolled; 2W+1R: 2 white and 1 red dice.
+
+--compact fits an 80x24 terminal: instead of the whole table before each choice, one
+line per company, the moves since your last choice and your choices with their odds
+('t' at the prompt shows the whole table).
 
 errors (one line, exit status 2):
   --opponents: unknown agent 'NAME'; known agents: ...
@@ -156,6 +165,12 @@ def add_parser(subparsers: Any) -> None:
         help="continue the game saved in LOG (seed, seats and opponents come from the log)",
     )
     parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="fit an 80x24 terminal: what changed, the scores and your choices with their odds "
+        "('t' shows the whole table)",
+    )
+    parser.add_argument(
         "--cards",
         default=None,
         metavar="PATH",
@@ -193,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             console.print(f"\nstopped; the game is still saved in {args.resume}", soft_wrap=True)
             return 0
+    session.compact = bool(getattr(args, "compact", False))
     return session.play(console, console.input)
 
 
@@ -326,12 +342,14 @@ class PlaySession:
         self.handle = handle
         self.resumed = resumed
         self.labels = player_labels(agents, state.num_players, human)
+        self.compact = False  # --compact: a few lines per choice instead of the whole table
 
     def play(self, console: Console, read_line: Callable[[str], str]) -> int:
         """Play to the end or until the person leaves; the exit status (0 either way)."""
         from rich.text import Text
 
-        from agents.cli.tableview import narrate, table_view
+        from agents.cli.tableview import compact_view, narrate, table_view
+        from airships_env.engine.text import DICE_LEGEND
         from airships_env.policy import Decision
 
         state = self.state
@@ -344,15 +362,21 @@ class PlaySession:
             ),
             soft_wrap=True,
         )
+        console.print(Text(DICE_LEGEND, "dim"))
         recap: list[Text] = []
         try:
             while not state.is_terminal():
                 seat = state.current_player
                 if seat == self.human:
                     view = public_view(state)
-                    console.print(table_view(view, self.labels, recap, "Since your last choice"))
+                    if self.compact:
+                        console.print(compact_view(view, self.labels, recap))
+                    else:
+                        console.print(
+                            table_view(view, self.labels, recap, "Since your last choice")
+                        )
                     recap = []
-                    action = ask(console, view, read_line)
+                    action = ask(console, view, read_line, self.compact, self.labels)
                 else:
                     action = self.bots[seat].act(Decision.from_state(state))
                 wooden_before = state.wooden_airship
@@ -365,8 +389,10 @@ class PlaySession:
                         ) from exc
                     append_record(self.handle, record)
                 line = narrate(record, self.labels, wooden_before)
-                console.print(line)
-                recap.append(line)
+                if not self.compact or seat == self.human:
+                    console.print(line)  # compact: the bots' moves come in the next recap
+                if not self.compact or seat != self.human:
+                    recap.append(line)
         except (KeyboardInterrupt, _Quit):
             console.print()
             console.print(
@@ -398,15 +424,27 @@ class PlaySession:
         )
 
 
-def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> int:
-    """Show the legal choices and read one; bad input is refused and the choices shown again."""
+def ask(
+    console: Console,
+    view: GameState,
+    read_line: Callable[[str], str],
+    compact: bool = False,
+    labels: Sequence[str] = (),
+) -> int:
+    """Show the legal choices and read one; bad input is refused and the choices shown again.
+    With ``compact``, the choices come without spacing and 't' shows the whole table."""
     from rich.text import Text
 
-    from agents.cli.tableview import choices_view
+    from agents.cli.tableview import choices_view, compact_choices_view, table_view
 
+    show = compact_choices_view if compact else choices_view
     legal = view.legal_actions()
-    console.print(choices_view(view, legal))
-    prompt = f"Your choice (1-{len(legal)}, q to save and quit): "
+    console.print(show(view, legal))
+    prompt = (
+        f"Your choice (1-{len(legal)}, t table, q save and quit): "
+        if compact
+        else f"Your choice (1-{len(legal)}, q to save and quit): "
+    )
     while True:
         try:
             answer = read_line(prompt)
@@ -414,11 +452,15 @@ def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> i
             raise _Quit from None
         if answer.strip().lower() in QUIT_WORDS:
             raise _Quit
+        if compact and answer.strip().lower() in TABLE_WORDS:
+            console.print(table_view(view, labels or [f"P{p}" for p in range(view.num_players)]))
+            console.print(show(view, legal))
+            continue
         index, problem = parse_choice(answer, [ACTION_NAMES[a] for a in legal])
         if index is not None:
             return legal[index]
         console.print(Text(f"{problem}. Your choices again:", "bold red"))
-        console.print(choices_view(view, legal))
+        console.print(show(view, legal))
 
 
 def parse_choice(answer: str, names: Sequence[str]) -> tuple[int | None, str]:

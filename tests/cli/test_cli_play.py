@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import re
 import sys
@@ -385,3 +386,37 @@ def test_log_errors_name_the_file(cli, tmp_path):
     log.write_text("\n".join(lines) + "\n")
     line = one_line_error(cli(["play", "--resume", str(log)]))
     assert f"{log}: line 3: " in line
+
+
+def test_compact_mode_fits_80x24_and_plays_the_same_game(
+    tmp_path, straight_game, capsys, monkeypatch
+):
+    from airships_env.engine.text import DICE_LEGEND
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ALWAYS_FIRST))
+    log = tmp_path / "compact.jsonl"
+    argv = ["play", "--opponents", "random", "--seed", "9", "--log", str(log), "--compact"]
+    assert main([*argv, "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert log_records(log) == log_records(straight_game)  # a display mode, the same game
+    assert DICE_LEGEND.split(" · ")[0] in " ".join(out.split())
+    # Piped input is not echoed, so the next output follows the prompt on its line; the lines
+    # naming the log's path are soft-wrapped by the terminal (the path stays copyable).
+    lines = [re.sub(r"^.*Your choice \([^)]*\): ", "", line) for line in out.splitlines()]
+    assert max(len(line) for line in lines if str(log) not in line) <= 80
+    pieces = out.split("Your choice (")  # piece k ends with what decision k shows
+    assert len(pieces) > 10
+    for block, after in itertools.pairwise(pieces[1:]):
+        choices = int(re.match(r"1-(\d+)", after).group(1))
+        shown = block.splitlines()[1:]  # after the previous prompt's line
+        if choices <= 10:
+            assert len(shown) + 1 <= 24, "\n".join(shown)  # + the prompt line
+
+
+def test_the_dice_legend_is_shown_and_in_the_help(cli, tmp_path):
+    run = cli(["play", "--opponents", "random", "--seed", "3", "--log", str(tmp_path / "g.jsonl")])
+    assert "[4] rolled and counted in the total" in " ".join(run.out.split())
+    run = cli(["play", "--help"])
+    assert "dice notation: [4] rolled and counted" in run.out and "--compact" in run.out
