@@ -29,8 +29,10 @@ parallel worker processes.
 
 Results are JSON lines: a header (``{"type": "header", "format": "airships-results", ...,
 "config": {...}}``), then one ``{"type": "game", ...}`` line per finished game, flushed as each
-game ends. Re-running with the same file checks that the configuration is the same and plays
-only the games not yet recorded; a half-written last line (a crash mid-write) is dropped.
+game ends (a game that ended in an error is reported but not written: it is not finished, and
+a re-run plays it again). Re-running with the same file checks that the configuration is the
+same and plays only the games not yet recorded; a half-written last line (a crash mid-write) is
+dropped.
 """
 
 from __future__ import annotations
@@ -53,9 +55,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
-from agents.workers import single_threaded_workers
+from agents.registry import check_fit, make_agent
+from agents.workers import die_with_parent, single_threaded_workers
 from airships_env.engine import GameLog, GameState, new_game
+from airships_env.engine.actions import as_action_index
 from airships_env.engine.rules import airship_count
 from airships_env.policy import Decision, Policy
 
@@ -238,20 +241,15 @@ def play_game(
                 ) from exc
             think[seat] += time.perf_counter() - tick
             decisions[seat] += 1
-            if isinstance(action, np.integer):
-                action = int(action)
-            if (
-                isinstance(action, bool)
-                or not isinstance(action, int)
-                or action not in decision.legal_actions
-            ):
+            index = as_action_index(action)
+            if index is None or index not in decision.legal_actions:
                 raise AgentFailure(
                     "illegal action",
                     seat,
                     f"returned {action!r} at step {state.step}; legal: "
                     f"{list(decision.legal_actions)}",
                 )
-            applied = state.apply_action(action)
+            applied = state.apply_action(index)
             if log is not None:
                 log.records.append(applied)
     except AgentFailure as failure:
@@ -325,8 +323,11 @@ class GameRunner:
 _WORKER: GameRunner | None = None
 
 
-def _init_worker(agent_specs: dict[str, str], seed: int, save_logs: bool, max_steps: int) -> None:
+def _init_worker(
+    agent_specs: dict[str, str], seed: int, save_logs: bool, max_steps: int, parent_pid: int
+) -> None:
     global _WORKER
+    die_with_parent(parent_pid)  # a kill -9 of the arena leaves no worker playing on
     # Ctrl-C is the main process's business: it stops handing out games, and each worker
     # finishes the game it is playing instead of dying mid-game.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -417,7 +418,8 @@ def open_results(path: str | Path, config: dict[str, Any]) -> dict[int, dict[str
                 handle.truncate(text.rfind(b"\n") + 1)
         done: dict[int, dict[str, Any]] = {}
         for record in records:
-            done.setdefault(int(record["game"]), record)
+            if not record.get("error"):  # an errored game (older files) is played again
+                done.setdefault(int(record["game"]), record)
         return done
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
@@ -468,7 +470,7 @@ def _play_all(
         max_workers=min(workers, len(pending)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(agent_specs, seed, save_logs, max_steps),
+        initargs=(agent_specs, seed, save_logs, max_steps, os.getpid()),
     )
     try:
         with single_threaded_workers():  # the executor starts its processes on submit
@@ -617,13 +619,22 @@ def run_schedule(
     """Play every game of ``schedule`` not yet in ``out`` and return all records by game index.
 
     ``config`` is what the results file's header records and what a resumed run must match.
-    Every agent spec is built once here first, so a bad spec fails before any game is played.
+    Every agent spec is built once here first and checked to fit the tables it is seated at
+    (:func:`~agents.registry.check_fit`), so a bad spec or a policy trained for another player
+    count fails before any game is played. Games that end in an error are returned but not
+    written to ``out``: a re-run plays them again.
     """
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
             raise ValueError(f"the schedule seats {label!r}, which has no agent spec")
+    tables: dict[str, set[int]] = {}
+    for spec in schedule:
+        for label in spec.seats:
+            tables.setdefault(agent_specs[label], set()).add(len(spec.seats))
     for spec_text in dict.fromkeys(agent_specs.values()):
-        make_agent(spec_text)
+        agent = make_agent(spec_text)
+        for players in sorted(tables.get(spec_text, ())):
+            check_fit(agent, players, spec_text)  # a misfit fails now, not in every game
     done: dict[int, dict[str, Any]] = {}
     if out is not None:
         done = open_results(out, config if config is not None else {"seed": seed})
@@ -640,7 +651,7 @@ def run_schedule(
         handle = stack.enter_context(open(out, "a", encoding="utf-8")) if out else None
         bar = stack.enter_context(_progress(len(schedule), len(done), progress, description))
         for record in games:
-            if handle is not None:
+            if handle is not None and not record.get("error"):
                 handle.write(json.dumps(record, separators=(",", ":")) + "\n")
                 handle.flush()
             done[record["game"]] = record

@@ -29,6 +29,10 @@ _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
+class TableMismatchError(ValueError):
+    """A trained policy asked to play at a table of another size than it was trained for."""
+
+
 class ActorNet:
     """The actor of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
 
@@ -77,6 +81,37 @@ class ActorNet:
             )
         self.path = str(model_path)
 
+    @property
+    def num_players(self) -> int | None:
+        """The table size this actor was trained for (from its observation size), or None when
+        the size fits no table of this version (an older observation layout)."""
+        from airships_env.observation import observation_size
+
+        for players in (2, 3, 4):
+            if observation_size(players) == self.observation_size:
+                return players
+        return None
+
+    def check_table(self, num_players: int) -> None:
+        """Raise :class:`TableMismatchError` unless this actor plays ``num_players`` seats."""
+        from airships_env.observation import observation_size
+
+        wanted = observation_size(num_players)
+        if self.observation_size == wanted:
+            return
+        trained = self.num_players
+        if trained is not None:
+            raise TableMismatchError(
+                f"PPO model {self.path} was trained for {trained} players, but this table has "
+                f"{num_players} players: give a {num_players}-player model "
+                f"(ppo:path=FILE.zip) or play with --players {trained}"
+            )
+        raise TableMismatchError(
+            f"PPO model {self.path} takes observations of size {self.observation_size}, which "
+            f"fits no table of this version (a {num_players}-player table gives {wanted}): "
+            f"it was trained with an older observation layout; retrain it"
+        )
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits for one observation vector."""
         if observation.shape != (self.observation_size,):
@@ -118,6 +153,11 @@ class NetPolicy:
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Take this game's generator."""
         self.rng = rng
+
+    def check_table(self, num_players: int) -> None:
+        """Raise :class:`TableMismatchError` (a ValueError naming the file, the player count it
+        was trained for and the table's) unless the policy plays ``num_players`` seats."""
+        self.net.check_table(num_players)
 
     def act(self, decision: Decision) -> int:
         """The chosen legal action; reads only the observation vector and the legal actions."""
@@ -165,16 +205,26 @@ class PPOAgent(NetPolicy):
         """Take this game's generator; without a path, load the bundled model for this game."""
         super().reset(seat, num_players, rng)
         if self.path is None:
-            net = self._nets.get(num_players)
-            if net is None:
-                model = bundled_model(num_players)
-                if not model.exists():
-                    raise FileNotFoundError(
-                        f"no bundled {num_players}-player policy ({model}); give one with "
-                        f"ppo:path=FILE.zip"
-                    )
-                net = self._nets[num_players] = ActorNet(model)
-            self.net = net
+            self.net = self._bundled(num_players)
+
+    def check_table(self, num_players: int) -> None:
+        """Raise unless the policy plays ``num_players`` seats; without a path, the bundled
+        model for that count must exist and fit (FileNotFoundError / TableMismatchError)."""
+        net = self._bundled(num_players) if self.path is None else self.net
+        net.check_table(num_players)
+
+    def _bundled(self, num_players: int) -> ActorNet:
+        """The bundled model for a player count, loaded once."""
+        net = self._nets.get(num_players)
+        if net is None:
+            model = bundled_model(num_players)
+            if not model.exists():
+                raise FileNotFoundError(
+                    f"no bundled {num_players}-player policy ({model}); give one with "
+                    f"ppo:path=FILE.zip"
+                )
+            net = self._nets[num_players] = ActorNet(model)
+        return net
 
 
 class _NoNet(ActorNet):

@@ -44,6 +44,28 @@ class AgentUnavailableError(ImportError):
     """A known agent whose module (or one of its dependencies) cannot be imported."""
 
 
+class TableFitError(ValueError):
+    """An agent that cannot play at a table of the given size (a policy trained for another
+    player count, or no bundled policy for it)."""
+
+
+def check_fit(agent: Policy, num_players: int, spec: str | None = None) -> None:
+    """Raise :class:`TableFitError` unless ``agent`` can play at a ``num_players`` table.
+
+    Agents that depend on the table size (trained policies) say so with a ``check_table
+    (num_players)`` method; the others fit every table. Called when an agent is made for a
+    table, so that a misfit is a clear error before the first move, not in the middle of a game.
+    """
+    check = getattr(agent, "check_table", None)
+    if check is None:
+        return
+    try:
+        check(num_players)
+    except (ValueError, OSError) as exc:
+        where = f"agent {spec!r}: " if spec is not None else ""
+        raise TableFitError(f"{where}{exc}") from exc
+
+
 def parse_value(text: str) -> Any:
     """An option value: int, float, bool (true/false), None (none) or the string itself."""
     for kind in (int, float):
@@ -146,11 +168,57 @@ def agent_options(cls: type) -> tuple[list[str], bool]:
     return names, open_ended
 
 
-def make_agent(spec: str, rng: np.random.Generator | None = None) -> Policy:
+#: How an option's allowed values are named in messages, by the type in its annotation.
+_VALUE_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
+
+
+def _check_option_types(spec: str, cls: type, options: dict[str, Any]) -> None:
+    """Refuse an option whose value cannot be what the constructor's annotation says (only
+    annotations made of int, float, bool and None are checked), naming what is allowed."""
+    parameters = inspect.signature(cls).parameters
+    for key, value in options.items():
+        parameter = parameters.get(key)
+        if parameter is None or parameter.annotation is inspect.Parameter.empty:
+            continue
+        annotation = parameter.annotation
+        text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+        kinds = set(re.findall(r"[A-Za-z_]+", text))
+        if not kinds or not kinds <= {"int", "float", "bool", "None", "Optional"}:
+            continue
+        if value is None:
+            fits = "None" in kinds or "Optional" in kinds
+        elif isinstance(value, bool):
+            fits = "bool" in kinds
+        elif isinstance(value, int):
+            fits = bool(kinds & {"int", "float"})
+        elif isinstance(value, float):
+            fits = "float" in kinds
+        else:
+            fits = False
+        if not fits:
+            allowed = [_VALUE_WORDS[k] for k in ("int", "float", "bool") if k in kinds]
+            if "None" in kinds or "Optional" in kinds:
+                allowed.append("none")
+            shown = (
+                "none"
+                if value is None
+                else str(value).lower()
+                if isinstance(value, bool)
+                else value
+            )
+            raise ValueError(
+                f"agent spec {spec!r}: option {key}={shown}: expected {' or '.join(allowed)}"
+            )
+
+
+def make_agent(
+    spec: str, rng: np.random.Generator | None = None, num_players: int | None = None
+) -> Policy:
     """Build the agent a spec names; ``rng`` goes to constructors that take one.
 
     Raises ValueError for an unknown name or option (listing the valid ones) and
-    :class:`AgentUnavailableError` when the agent's module cannot be imported.
+    :class:`AgentUnavailableError` when the agent's module cannot be imported. With
+    ``num_players``, also checks that the agent can play at that table (:func:`check_fit`).
     """
     name, options = parse_spec(spec)
     cls = agent_class(name)
@@ -161,15 +229,20 @@ def make_agent(spec: str, rng: np.random.Generator | None = None) -> Policy:
             f"agent spec {spec!r}: unknown option(s) {', '.join(unknown)}; "
             f"{name!r} takes: {', '.join(valid) or 'no options'}"
         )
+    _check_option_types(spec, cls, options)
     if "rng" in inspect.signature(cls).parameters and rng is not None:
         options["rng"] = rng
     try:
         agent = cls(**options)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
+        if str(exc).startswith(f"agent spec {spec!r}"):
+            raise
         raise ValueError(f"agent spec {spec!r}: {exc}") from exc
     if not isinstance(agent, Policy):
         raise ValueError(
             f"agent {name!r} ({cls.__name__}) does not follow the Policy "
             f"protocol (name, reset, act)"
         )
+    if num_players is not None:
+        check_fit(agent, num_players, spec)
     return agent

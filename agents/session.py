@@ -54,7 +54,11 @@ def make_bots(
     agents: Sequence[str], seed: int, make: Callable[[str], Policy] | None = None
 ) -> dict[int, Policy]:
     """The bots of every non-human seat, built by ``make`` (default: the registry's
-    ``make_agent``) and reset with their own generators."""
+    ``make_agent``), checked to fit the table (``TableFitError``, a ValueError naming the
+    policy's file, the player count it was trained for and the table's) and reset with their
+    own generators."""
+    from agents.registry import check_fit
+
     if make is None:
         from agents.registry import make_agent
 
@@ -63,6 +67,7 @@ def make_bots(
     for seat, spec in enumerate(agents):
         if spec != HUMAN:
             bots[seat] = make(spec)
+            check_fit(bots[seat], len(agents), spec)
             bots[seat].reset(seat, len(agents), bot_generator(seed, len(agents), seat))
     return bots
 

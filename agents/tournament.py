@@ -202,7 +202,7 @@ def available_agents(config: TournamentConfig) -> tuple[dict[str, str], list[str
     notes: list[str] = []
     for entry in config.agents:
         try:
-            make_agent(entry.spec)
+            make_agent(entry.spec, num_players=config.players)
         except (AgentUnavailableError, OSError, ValueError) as exc:
             if not entry.optional:
                 raise ValueError(
@@ -515,6 +515,14 @@ def _fmt(value: float, digits: int = 3) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+#: The leaderboard table's caption: what its rating columns mean.
+ORDINAL_NOTE = (
+    "mu ± sigma: the OpenSkill rating (mean skill and its uncertainty); ordinal = mu - 3 sigma, "
+    "the conservative estimate the table is ranked by (the skill is above it with 99.9% "
+    "confidence, so an agent with few games ranks low until its sigma shrinks)"
+)
+
+
 def print_report(result: TournamentResult, file: Any = None) -> None:
     """The leaderboard, the head-to-head matrix, errors and where the files are."""
     config = result.config
@@ -529,6 +537,7 @@ def print_report(result: TournamentResult, file: Any = None) -> None:
         file,
         left=2,
     )
+    print(ORDINAL_NOTE, file=file)
     columns, rows = pairwise_rows(result)
     print_table(
         columns, rows, "Head-to-head: how often the row agent placed above the column agent", file

@@ -49,6 +49,7 @@ Version history:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium
@@ -63,11 +64,13 @@ from airships_env.engine import (
     GameState,
     IllegalActionError,
     RulesOptions,
+    as_action_index,
     load_cards,
     new_game,
     public_view,
 )
 from airships_env.engine import rules as _rules
+from airships_env.engine.game import check_seed
 from airships_env.native import NativeGame, NativeUnavailableError
 from airships_env.native import available as native_available
 from airships_env.observation import ObservationEncoder
@@ -214,6 +217,7 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.reward_mode = reward
         self.illegal_action = illegal_action
+        self._warned_illegal = False  # a penalized illegal action warns once per environment
         self.max_turns = max_turns
         self.rules_options = rules_options if rules_options is not None else RulesOptions()
         self.cards = load_cards(card_file)
@@ -252,7 +256,9 @@ class raw_env(AECEnv):
 
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` restarts the seeded stream, None continues it."""
+        """Start a new game; ``seed`` (a whole number >= 0) restarts the seeded stream, None
+        continues it."""
+        seed = check_seed(seed)
         if seed is not None or self._seed_sequence is None:
             self._seed_sequence = np.random.SeedSequence(seed)
         game_seed = self._seed_sequence.spawn(1)[0]
@@ -323,14 +329,24 @@ class raw_env(AECEnv):
             self.render()
 
     def _penalize(self, agent: str, action: Any, error: IllegalActionError) -> None:
-        """End the game for everyone: the offender gets ILLEGAL_ACTION_REWARD, others 0."""
+        """End the game for everyone: the offender gets ILLEGAL_ACTION_REWARD, others 0; the
+        first time in this environment, also a warning (a silent -1 hides a bug)."""
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            warnings.warn(
+                f"{error} (penalized: the game ends with reward {ILLEGAL_ACTION_REWARD} for "
+                f"{agent}; later illegal actions in this environment are penalized without "
+                f"a warning; illegal_action='raise' raises instead)",
+                UserWarning,
+                stacklevel=3,
+            )
         self._observations.clear()
         self.rewards[agent] = ILLEGAL_ACTION_REWARD
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._update_infos()
         self.infos[agent]["illegal_action"] = {
-            "action": action if isinstance(action, (int, np.integer)) else repr(action),
+            "action": index if (index := as_action_index(action)) is not None else repr(action),
             "phase": error.phase,
             "legal": list(error.legal),
             "message": str(error),

@@ -2,7 +2,8 @@
 
 The learner's observation is the flat float32 vector of :mod:`airships_env.observation` (seen
 from its seat), its action space the engine's 83 actions, and :meth:`AirshipsSingleAgentEnv.
-action_masks` gives the legal ones (for sb3-contrib's MaskablePPO). After the learner's action
+action_masks` gives the legal ones (for sb3-contrib's MaskablePPO, which finds it through
+``gym.make``'s wrappers; other code calls ``env.unwrapped.action_masks()``). After the learner's action
 the opponents play until it is the learner's turn again or the game is over, so the learner
 also receives the result of a game that an opponent's move ended. The reward is the learner's
 own, from the same reward function as the AEC environment
@@ -18,9 +19,12 @@ Randomness: ``reset(seed=s)`` seeds everything; each episode draws the game's ge
 generator per opponent from a ``numpy.random.SeedSequence`` (spawned, never shared), and the
 learner's seat (``seat="random"``) from the environment's own ``np_random``.
 
-Illegal actions: by default (``illegal_action="penalize"``) an illegal action ends the episode
-with reward -1 and ``info["illegal_action"]`` set; ``"raise"`` raises the engine's
-``IllegalActionError``.
+Actions: every integer-like value the action space accepts is an action: a Python int, a numpy
+integer, or the 0-d integer array that ``MaskablePPO.predict`` returns (converted in one place,
+:func:`airships_env.engine.as_action_index`). Illegal actions: by default
+(``illegal_action="penalize"``) an illegal action ends the episode with reward -1 and
+``info["illegal_action"]`` set, and the first one of an environment warns (a silent -1 hides a
+bug); ``"raise"`` raises the engine's ``IllegalActionError``.
 
 The environment pickles with its whole state (the game, the generators, the opponents), so it
 works with ``SubprocVecEnv`` and ``copy.deepcopy``.
@@ -38,6 +42,7 @@ from gymnasium import spaces
 
 from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.engine.game import check_seed
 from airships_env.native import NativeGame
 from airships_env.policy import Decision, Policy, RandomPolicy
 
@@ -185,7 +190,9 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a game; ``seed`` restarts the seeded stream, None continues it."""
+        """Start a game; ``seed`` (a whole number >= 0) restarts the seeded stream, None
+        continues it."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None or self._seed_sequence is None:
             self._seed_sequence = np.random.SeedSequence(seed)

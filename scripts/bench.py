@@ -1,5 +1,12 @@
 """Benchmarks: engine, environment and bot speed. Prints figures; asserts nothing (runs ``agents.cli.bench.main``; also ``airships bench``)."""
 
+import sys
+from pathlib import Path
+
+# The repository root, so that `python scripts/NAME.py` finds `agents` and `airships_env`
+# without an installed package (an installed one comes first).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
 from agents.cli.bench import main
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+# The repository root, so that `python scripts/NAME.py` finds `agents` and `airships_env`
+# without an installed package (an installed one comes first).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
 from airships_env.engine import new_game
 from airships_env.policy import Decision, Policy
 

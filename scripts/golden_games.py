@@ -32,6 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
+# The repository root, so that `python scripts/NAME.py` finds `agents` and `airships_env`
+# without an installed package (an installed one comes first).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
 from agents.registry import make_agent
 from airships_env.engine import (
     BUY_EXTRA_TURN,

@@ -10,11 +10,16 @@ every step of N more random games and prints the time per frame of both renderer
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
+
+# The repository root, so that `python scripts/NAME.py` finds `agents` and `airships_env`
+# without an installed package (an installed one comes first).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from airships_env.engine import ActionRecord, GameState, new_game
 from airships_env.render import render_ansi, render_rgb

@@ -14,6 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+# The repository root, so that `python scripts/NAME.py` finds `agents` and `airships_env`
+# without an installed package (an installed one comes first).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
+
 from agents.registry import AgentUnavailableError
 from agents.tournament import load_config, print_report, run_tournament
 

@@ -10,8 +10,8 @@ Examples::
 Agents: ``name[:key=value,...]`` (see ``agents.registry``); a comma-separated piece that reads
 ``key=value`` belongs to the agent before it. Give one agent per seat (repeat an agent to fill
 seats); ``--players`` defaults to the number of agents. Copies get distinct names (``greedy#2``).
-With ``--json`` the last line printed is ``{"games": n, "agents": {name: {"win_rate",
-"ci_low", "ci_high", "mean_score"}}}``.
+With ``--json`` stdout is one line, ``{"games": n, "agents": {name: {"win_rate",
+"ci_low", "ci_high", "mean_score"}}}``, and the table goes to stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS, round_up_games, run_arena
+from agents.cli.common import non_negative_int
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
 
@@ -61,7 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="cyclic",
         help="cyclic rotations (default) or all permutations of the seats",
     )
-    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="run seed, a whole number >= 0 (default 0)"
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -84,7 +87,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also write every figure (per seat, pooled, errors) to this JSON",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the summary as one JSON object on the last line"
+        "--json",
+        action="store_true",
+        help="print the summary as one JSON object, the only line on stdout (the table goes to "
+        "stderr)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
@@ -136,15 +142,28 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 130
     summary = summarize(run.records, run.labels)
-    print_summary(summary, title=f"Arena, {players} players")
+    shown = sys.stderr if args.json else sys.stdout  # with --json, stdout is the JSON line alone
+    print_summary(summary, title=f"Arena, {players} players", file=shown)
     rate = run.played / run.seconds if run.seconds > 0 else 0.0
     print(
         f"{run.played} games played now in {run.seconds:.1f} s ({rate:.3g} games/s), "
-        f"{len(run.records)} in total" + (f"; results in {args.out}" if args.out else "")
+        f"{len(run.records)} in total" + (f"; results in {args.out}" if args.out else ""),
+        file=shown,
     )
     if args.report is not None:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(summary.to_json(), separators=(",", ":")))
+    if run.errors:
+        print(
+            f"arena: {len(run.errors)} game(s) ended in an error (see above)"
+            + (
+                f"; they are not recorded in {args.out}: run again to retry them"
+                if args.out
+                else ""
+            ),
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -10,9 +10,9 @@ Examples::
 The model (labelled ``ppo``) takes one seat; the opponents fill the others in order, the last
 one repeated (``--opponents heuristic --players 4`` is ppo against three heuristic bots). Deals
 are paired and seats rotated, so each deal is played from every seat. Prints the win rate with
-its Wilson 95% interval, the mean margin and the per-seat results; with ``--json`` the last line
-is the arena's JSON object (``{"games": n, "agents": {"ppo": {"win_rate", "ci_low",
-"ci_high", "mean_score"}, ...}}``).
+its Wilson 95% interval, the mean margin and the per-seat results; with ``--json`` stdout is one
+line, the arena's JSON object (``{"games": n, "agents": {"ppo": {"win_rate", "ci_low",
+"ci_high", "mean_score"}, ...}}``), and the table goes to stderr.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS
+from agents.cli.common import non_negative_int
 from agents.registry import AgentUnavailableError, split_specs
 from agents.stats import print_summary
 from agents.training.evaluate import evaluate_model, model_players
@@ -54,7 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=1000,
         help="games, rounded up to whole seat rotations (default 1000)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="run seed, a whole number >= 0 (default 0)"
+    )
     parser.add_argument(
         "--unpaired",
         action="store_true",
@@ -87,7 +90,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="also write every figure (per seat, pooled, errors) to this JSON",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the arena's JSON object on the last line"
+        "--json",
+        action="store_true",
+        help="print the arena's JSON object, the only line on stdout (the table goes to stderr)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
@@ -116,16 +121,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
     summary = evaluation.summary
-    print_summary(summary, title=f"{args.model} ({players} players)")
+    shown = sys.stderr if args.json else sys.stdout  # with --json, stdout is the JSON line alone
+    print_summary(summary, title=f"{args.model} ({players} players)", file=shown)
     figures = evaluation.headline()
     print(
         f"ppo: win rate {figures['win_rate']:.3f} (95% CI {figures['ci_low']:.3f}-"
         f"{figures['ci_high']:.3f}), mean margin {figures['mean_margin']:.2f} over "
-        f"{figures['games']} games in {evaluation.seconds:.1f} s"
+        f"{figures['games']} games in {evaluation.seconds:.1f} s",
+        file=shown,
     )
     if args.report is not None:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(evaluation.to_json(), separators=(",", ":")))
+    if summary.errors:
+        print(
+            f"evaluate: {len(summary.errors)} game(s) ended in an error (see above)"
+            + (
+                f"; they are not recorded in {args.out}: run again to retry them"
+                if args.out
+                else ""
+            ),
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -65,7 +65,16 @@ if TYPE_CHECKING:
 
 TOOL = PLAY_TOOL
 QUIT_WORDS = ("q", "quit", "exit")
+TABLE_WORDS = ("t", "table")  # --compact: show the whole table once
 DEFAULT_OPPONENTS = "heuristic"
+#: Where games are saved unless --log says otherwise (git-ignored; ``airships serve``'s folder).
+GAMES_DIR = Path("games")
+
+
+def default_log(seed: int) -> Path:
+    """The default log of a game: ``games/airships-game-<seed>.jsonl`` under the current folder."""
+    return GAMES_DIR / f"airships-game-{seed}.jsonl"
+
 
 DESCRIPTION = """\
 Play Airships at the terminal against bots or trained policies.
@@ -81,10 +90,18 @@ EPILOG = """\
 examples:
   airships play --opponents heuristic,ppo --seat 0 --seed 7
   airships play --opponents random --players 4 --no-color
-  airships play --resume airships-game-7.jsonl
+  airships play --resume games/airships-game-7.jsonl
 
 agents: random, greedy, heuristic, mcts, ppo, with options as name:key=value
 (e.g. mcts:sims=400); a list's key=value pieces belong to the agent before them.
+
+dice notation: [4] rolled and counted in the total; (4) rolled, not counted (only the
+best dice of each colour the cost asks for count); R<5> a fixed die (Engineer), never
+rolled; 2W+1R: 2 white and 1 red dice.
+
+--compact fits an 80x24 terminal: instead of the whole table before each choice, one
+line per company, the moves since your last choice and your choices with their odds
+('t' at the prompt shows the whole table).
 
 errors (one line, exit status 2):
   --opponents: unknown agent 'NAME'; known agents: ...
@@ -136,7 +153,8 @@ def add_parser(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="PATH",
-        help="where to save the game (default: airships-game-<seed>.jsonl in the current folder)",
+        help=f"where to save the game (default: {GAMES_DIR}/airships-game-<seed>.jsonl, a folder "
+        f"git ignores and 'airships serve' opens)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --log file")
     parser.add_argument(
@@ -145,6 +163,12 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         metavar="LOG",
         help="continue the game saved in LOG (seed, seats and opponents come from the log)",
+    )
+    parser.add_argument(
+        "--compact",
+        action="store_true",
+        help="fit an 80x24 terminal: what changed, the scores and your choices with their odds "
+        "('t' shows the whole table)",
     )
     parser.add_argument(
         "--cards",
@@ -184,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             console.print(f"\nstopped; the game is still saved in {args.resume}", soft_wrap=True)
             return 0
+    session.compact = bool(getattr(args, "compact", False))
     return session.play(console, console.input)
 
 
@@ -213,8 +238,8 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         )
     seed = args.seed if args.seed is not None else fresh_seed()
     agents = seat_agents(opponents, num_players, seat)
-    bots = make_bots(agents, seed, make_policy)
-    log_path: Path = args.log if args.log is not None else Path(f"airships-game-{seed}.jsonl")
+    bots = _make_bots(agents, seed)
+    log_path: Path = args.log if args.log is not None else default_log(seed)
     if log_path.exists() and not args.overwrite:
         raise UsageError(
             f"{log_path} exists: resume it with 'airships play --resume "
@@ -226,6 +251,7 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         raise CLIError(str(exc)) from exc
     log = GameLog.start(state, **game_meta(TOOL, seed, seat, agents))
     try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:
         raise CLIError(f"{log_path}: cannot write the log: {exc.strerror or exc}") from exc
@@ -234,10 +260,20 @@ def new_session(args: argparse.Namespace) -> PlaySession:
     return PlaySession(state, seat, agents, bots, log_path, handle)
 
 
+def _make_bots(agents: Sequence[str], seed: int, log: Path | None = None) -> dict[int, Policy]:
+    """The bots of a table, each checked to fit it before the first move (a policy trained for
+    another player count is a usage error naming its file and both counts)."""
+    try:
+        return make_bots(agents, seed, make_policy)
+    except (ValueError, OSError) as exc:
+        where = f"{log}: " if log is not None else "--opponents: "
+        raise UsageError(f"{where}{exc}") from exc
+
+
 def resume_session(path: Path, console: Console) -> PlaySession:
     """The game saved in ``path``, with its bots brought back to where they were."""
     try:
-        log = read_log(path)
+        log = read_log(path, torn_end=True)  # a last line cut short by a crash is dropped
         replay(log)  # checks every record; a bad line raises LogError naming it
     except LogError as exc:
         raise UsageError(str(exc)) from exc
@@ -248,7 +284,7 @@ def resume_session(path: Path, console: Console) -> PlaySession:
             f"the seed, your seat and the opponents)"
         )
     seat, agents = settings.seat, settings.agents
-    bots = make_bots(agents, settings.seed, make_policy)
+    bots = _make_bots(agents, settings.seed, path)
     bot_decisions = sum(record.player in bots for record in log.records)
     if bot_decisions:
         console.print(
@@ -265,6 +301,17 @@ def resume_session(path: Path, console: Console) -> PlaySession:
         )
     state = restored.state
     try:
+        if log.dropped is not None:
+            number, text = log.dropped
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            console.print(
+                f"note: {path}: dropped line {number}, cut short by a crash ({len(text)} "
+                f"characters: {shown}); the game continues after line {number - 1}",
+                soft_wrap=True,
+            )
+            data = path.read_bytes()
+            with open(path, "r+b") as torn:  # appends start on a fresh line
+                torn.truncate(data.rfind(b"\n") + 1)
         handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by play()
     except OSError as exc:
         raise CLIError(f"{path}: cannot write the log: {exc.strerror or exc}") from exc
@@ -295,12 +342,14 @@ class PlaySession:
         self.handle = handle
         self.resumed = resumed
         self.labels = player_labels(agents, state.num_players, human)
+        self.compact = False  # --compact: a few lines per choice instead of the whole table
 
     def play(self, console: Console, read_line: Callable[[str], str]) -> int:
         """Play to the end or until the person leaves; the exit status (0 either way)."""
         from rich.text import Text
 
-        from agents.cli.tableview import narrate, table_view
+        from agents.cli.tableview import compact_view, narrate, table_view
+        from airships_env.engine.text import DICE_LEGEND
         from airships_env.policy import Decision
 
         state = self.state
@@ -313,15 +362,21 @@ class PlaySession:
             ),
             soft_wrap=True,
         )
+        console.print(Text(DICE_LEGEND, "dim"))
         recap: list[Text] = []
         try:
             while not state.is_terminal():
                 seat = state.current_player
                 if seat == self.human:
                     view = public_view(state)
-                    console.print(table_view(view, self.labels, recap, "Since your last choice"))
+                    if self.compact:
+                        console.print(compact_view(view, self.labels, recap))
+                    else:
+                        console.print(
+                            table_view(view, self.labels, recap, "Since your last choice")
+                        )
                     recap = []
-                    action = ask(console, view, read_line)
+                    action = ask(console, view, read_line, self.compact, self.labels)
                 else:
                     action = self.bots[seat].act(Decision.from_state(state))
                 wooden_before = state.wooden_airship
@@ -334,8 +389,10 @@ class PlaySession:
                         ) from exc
                     append_record(self.handle, record)
                 line = narrate(record, self.labels, wooden_before)
-                console.print(line)
-                recap.append(line)
+                if not self.compact or seat == self.human:
+                    console.print(line)  # compact: the bots' moves come in the next recap
+                if not self.compact or seat != self.human:
+                    recap.append(line)
         except (KeyboardInterrupt, _Quit):
             console.print()
             console.print(
@@ -367,15 +424,27 @@ class PlaySession:
         )
 
 
-def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> int:
-    """Show the legal choices and read one; bad input is refused and the choices shown again."""
+def ask(
+    console: Console,
+    view: GameState,
+    read_line: Callable[[str], str],
+    compact: bool = False,
+    labels: Sequence[str] = (),
+) -> int:
+    """Show the legal choices and read one; bad input is refused and the choices shown again.
+    With ``compact``, the choices come without spacing and 't' shows the whole table."""
     from rich.text import Text
 
-    from agents.cli.tableview import choices_view
+    from agents.cli.tableview import choices_view, compact_choices_view, table_view
 
+    show = compact_choices_view if compact else choices_view
     legal = view.legal_actions()
-    console.print(choices_view(view, legal))
-    prompt = f"Your choice (1-{len(legal)}, q to save and quit): "
+    console.print(show(view, legal))
+    prompt = (
+        f"Your choice (1-{len(legal)}, t table, q save and quit): "
+        if compact
+        else f"Your choice (1-{len(legal)}, q to save and quit): "
+    )
     while True:
         try:
             answer = read_line(prompt)
@@ -383,11 +452,15 @@ def ask(console: Console, view: GameState, read_line: Callable[[str], str]) -> i
             raise _Quit from None
         if answer.strip().lower() in QUIT_WORDS:
             raise _Quit
+        if compact and answer.strip().lower() in TABLE_WORDS:
+            console.print(table_view(view, labels or [f"P{p}" for p in range(view.num_players)]))
+            console.print(show(view, legal))
+            continue
         index, problem = parse_choice(answer, [ACTION_NAMES[a] for a in legal])
         if index is not None:
             return legal[index]
         console.print(Text(f"{problem}. Your choices again:", "bold red"))
-        console.print(choices_view(view, legal))
+        console.print(show(view, legal))
 
 
 def parse_choice(answer: str, names: Sequence[str]) -> tuple[int | None, str]:

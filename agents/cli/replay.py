@@ -39,7 +39,7 @@ printed.
 
 EPILOG = """\
 examples:
-  airships replay airships-game-7.jsonl
+  airships replay games/airships-game-7.jsonl
   airships replay game.jsonl --turn 20
   airships replay game.jsonl --commands "n;n;p;j 12;e"
   airships replay game.jsonl --out game.gif --fps 2

@@ -291,6 +291,37 @@ def companies_table(state: GameState, labels: Sequence[str]) -> Table:
     return table
 
 
+def compact_view(
+    state: GameState,
+    labels: Sequence[str],
+    recap: Sequence[Text] = (),
+    recap_lines: int = 3,
+) -> Text:
+    """What changed and where everyone stands, in a few short lines (``airships play
+    --compact``, for an 80x24 terminal): the turn, each company's score, dice, chips and
+    airships, then the last ``recap_lines`` moves since the person's previous choice."""
+    text = Text().append(f"Turn {state.turn}", "bold")
+    text.append(f" · era {state.era} · deck {deck_text(state)}")
+    for seat, company in enumerate(state.players):
+        text.append("\n")
+        text.append("▶ " if seat == state.current_player and state.phase != GAME_OVER else "  ")
+        text.append(player_text(labels, seat))
+        pool = player_pool(state, seat)
+        dice = cost_text(pool.rollable)
+        for colour, value in pool.fixed:
+            dice.append(" ").append(die_text(value, colour, "fixed"))
+        text.append(f": {sum(score_parts(state, seat).values())} pts · dice ").append(dice)
+        text.append(f" · chips {company.chips_on_board}+{company.chips_supply}")
+        text.append(f" · {len(company.airships)} airships")
+        if state.wooden_airship == seat:
+            text.append(" · wooden")
+    if len(recap) > recap_lines:
+        text.append(f"\n  ... {len(recap) - recap_lines} earlier moves", "dim")
+    for line in recap[-recap_lines:]:
+        text.append("\n").append(line)
+    return text
+
+
 def table_view(
     state: GameState,
     labels: Sequence[str],
@@ -364,8 +395,21 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
     misses by exactly 1, so a chip on the board would decide it; ``with a chip``: success when
     the player spends a chip whenever it decides.
     """
+    return _choices_view(state, legal, "Your choices")
+
+
+#: The odds columns' headers where a line counts (--compact): success, chip decides, with a chip.
+COMPACT_ODDS_LABELS = ("success", "chip?", "w/chip")
+
+
+def compact_choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
+    """The choices of :func:`choices_view` without the title and the spacing lines."""
+    return _choices_view(state, legal, None)
+
+
+def _choices_view(state: GameState, legal: Sequence[int], title: str | None) -> RenderableType:
     if not any(action < NUM_ATTEMPT_ACTIONS for action in legal):
-        lines = [Text("Your choices", "bold")]
+        lines = [Text(title, "bold")] if title else []
         for number, action in enumerate(legal, start=1):
             lines.append(
                 Text().append(f"  {number}) ", "bold").append(other_choice_text(state, action))
@@ -374,17 +418,19 @@ def choices_view(state: GameState, legal: Sequence[int]) -> RenderableType:
     table = Table(
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        title="Your choices",
+        title=title,
         title_style="bold",
         title_justify="left",
         collapse_padding=True,
+        show_edge=title is not None,
     )
     table.add_column("#", justify="right", style="bold")
     table.add_column("attempt", no_wrap=True)
     table.add_column("card", no_wrap=True)
     table.add_column("cost, needs", no_wrap=True)
     table.add_column(STAR, no_wrap=True)
-    for label, width in zip(words.ODDS_LABELS, (7, 6, 7), strict=True):
+    labels = words.ODDS_LABELS if title is not None else COMPACT_ODDS_LABELS
+    for label, width in zip(labels, (7, 6, 7), strict=True):
         table.add_column(label, justify="right", min_width=width)
     player = state.current_player
     has_chip = state.players[player].chips_on_board > 0

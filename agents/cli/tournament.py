@@ -3,7 +3,7 @@
 Example::
 
     python scripts/tournament.py configs/tournament.yaml --workers 2
-    python scripts/tournament.py configs/tournament.yaml --games 40 --output results/t40
+    python scripts/tournament.py configs/tournament.yaml --games 40 --out results/t40
 
 Re-running with the same output directory resumes the run (only missing games are played);
 ``--restart`` starts over. See ``agents/tournament.py`` for the formats and the ratings.
@@ -16,10 +16,12 @@ import json
 import sys
 from pathlib import Path
 
+from agents.cli.common import non_negative_int
 from agents.registry import AgentUnavailableError
 from agents.tournament import load_config, print_report, run_tournament
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "tournament.yaml"
+#: The repository's configs/tournament.yaml (agents/cli/ -> the repository root).
+DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "configs" / "tournament.yaml"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -30,10 +32,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         nargs="?",
         type=Path,
         default=DEFAULT_CONFIG,
-        help=f"tournament YAML (default {DEFAULT_CONFIG.name})",
+        help="tournament YAML (default: the repository's configs/tournament.yaml)",
     )
     parser.add_argument("--games", type=int, default=None, help="override the config's games")
-    parser.add_argument("--seed", type=int, default=None, help="override the config's seed")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=None, help="override the config's seed (>= 0)"
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -41,7 +45,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="parallel processes (default: the config's, else all cores)",
     )
     parser.add_argument(
-        "--output", type=Path, default=None, help="output directory (default: the config's)"
+        "--out",
+        "--output",
+        dest="out",
+        type=Path,
+        default=None,
+        help="output directory (default: the config's); --output is an alias",
     )
     parser.add_argument(
         "--restart", action="store_true", help="discard earlier results in the output directory"
@@ -51,7 +60,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="print the leaderboard as one JSON object on the last line",
+        help="print the leaderboard as one JSON object, the only line on stdout (the report "
+        "goes to stderr)",
     )
     return parser.parse_args(argv)
 
@@ -67,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_tournament(
             config,
             workers=args.workers,
-            output=args.output,
+            output=args.out,
             progress=not args.no_progress,
             restart=args.restart,
             plots=not args.no_plots,
@@ -81,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    print_report(result)
+    print_report(result, file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print(json.dumps(result.to_dict(), separators=(",", ":")))
     return 0

@@ -487,7 +487,8 @@ class _Parser:
                     raise self.fail(
                         f"{kind} '{card.id}'",
                         "id",
-                        f"duplicate id (already used by a {seen[card.id]} entry)",
+                        f"duplicate id (already used by "
+                        f"{'an' if seen[card.id][0] in 'aeiou' else 'a'} {seen[card.id]} entry)",
                     )
                 seen[card.id] = kind
 

@@ -38,6 +38,15 @@ def check_num_players(num_players: object) -> int:
     return num_players
 
 
+def check_seed(seed: object) -> int | None:
+    """A seed as given (a whole number >= 0, or None); ValueError naming what is allowed."""
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
+    ):
+        raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    return None if seed is None else int(seed)
+
+
 def new_game(
     num_players: int = 4,
     seed: int | None = None,
@@ -56,11 +65,7 @@ def new_game(
     if rng is not None and seed is not None:
         raise ValueError("pass either seed or rng, not both")
     if rng is None:
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
-        ):
-            raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(check_seed(seed))
     card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
     options = options if options is not None else RulesOptions()
 

@@ -31,6 +31,11 @@ class GameLog:
     initial_state: dict[str, Any]
     records: list[ActionRecord] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: Where the log was read from ("" if built in memory): replay errors name it.
+    source: str = field(default="", compare=False)
+    #: A last line that a crash cut short and :func:`read_log` dropped (``torn_end=True``):
+    #: its line number and text; None when the file ended cleanly.
+    dropped: tuple[int, str] | None = field(default=None, compare=False)
 
     @classmethod
     def start(cls, state: GameState, **meta: Any) -> GameLog:
@@ -77,14 +82,33 @@ def append_record(handle: IO[str], record: ActionRecord) -> None:
     handle.flush()
 
 
-def read_log(path: str | Path) -> GameLog:
-    """Read a log file; a bad line raises :class:`LogError` naming the file and the line."""
+def read_log(path: str | Path, torn_end: bool = False) -> GameLog:
+    """Read a log file; a bad line raises :class:`LogError` naming the file and the line.
+
+    With ``torn_end``, a last line without its newline that does not parse (a crash cut it
+    short while it was written) is dropped and reported in :attr:`GameLog.dropped` instead.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise LogError(f"{path}: cannot read the log: {exc.strerror or exc}") from exc
-    return parse_log(text.splitlines(), str(path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(
+            f"{path}: not a game log: byte {exc.start} is not UTF-8 text (a game log is JSON "
+            f"lines written by airships play, the web app or the arena)"
+        ) from exc
+    lines = text.splitlines()
+    if torn_end and lines and not text.endswith("\n"):
+        try:
+            json.loads(lines[-1])
+        except json.JSONDecodeError:
+            log = parse_log(lines[:-1], str(path))
+            log.dropped = (len(lines), lines[-1])
+            return log
+    return parse_log(lines, str(path))
 
 
 def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
@@ -110,7 +134,9 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
                     f"{source}: line {number}: log version {data.get('version')!r} "
                     f"is not supported (this version reads version {LOG_VERSION})"
                 )
-            log = GameLog(data["initial_state"], [], data.get("meta", {}))
+            if not isinstance(data.get("initial_state"), dict):
+                raise LogError(f"{source}: line {number}: the header has no initial state")
+            log = GameLog(data["initial_state"], [], data.get("meta", {}), source)
             continue
         if data.get("type") != "action":
             raise LogError(f"{source}: line {number}: unknown line type {data.get('type')!r}")
@@ -135,17 +161,20 @@ def replay(
     produces must equal the logged one; the first that differs raises :class:`LogError` naming
     its line (the header is line 1).
     """
+    where = f"{log.source}: " if log.source else ""
     try:
         state = GameState.from_dict(log.initial_state, cards)
     except (KeyError, TypeError, ValueError) as exc:
-        raise LogError(f"line 1: the initial state cannot be restored ({exc})") from exc
+        raise LogError(f"{where}line 1: the initial state cannot be restored ({exc})") from exc
     records = log.records if upto is None else log.records[:upto]
     force = not reroll or state.rng is None
     for number, logged in enumerate(records, start=2):
         try:
             produced = apply_action(state, logged.action, logged.rolled if force else None)
         except ValueError as exc:
-            raise LogError(f"line {number}: the logged action does not replay: {exc}") from exc
+            raise LogError(
+                f"{where}line {number}: the logged action does not replay: {exc}"
+            ) from exc
         if produced != logged:
             differing = [
                 name
@@ -153,6 +182,6 @@ def replay(
                 if getattr(produced, name) != getattr(logged, name)
             ]
             raise LogError(
-                f"line {number}: the replay differs from the log in {', '.join(differing)}"
+                f"{where}line {number}: the replay differs from the log in {', '.join(differing)}"
             )
     return state

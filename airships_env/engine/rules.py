@@ -31,6 +31,7 @@ from airships_env.engine.actions import (
     PASS,
     SLOTS_PER_ROW,
     SPEND_CHIP,
+    as_action_index,
     attempt_action,
     attempt_target,
     attempt_variant,
@@ -297,10 +298,11 @@ def apply_action(
             "a public view cannot advance the game (its hidden cards are placeholders); "
             "determinize(view, rng) gives a playable copy"
         )
-    if isinstance(action, np.integer):
-        action = int(action)
-    if not isinstance(action, int) or isinstance(action, bool) or not is_legal(state, action):
+    index = as_action_index(action)
+    if index is None or not is_legal(state, index):
         _refuse(state, action)
+    assert index is not None
+    action = index
     player = state.current_player
     phase = state.phase
     turn = state.turn
@@ -361,18 +363,30 @@ def apply_action(
     )
 
 
+def _type_name(action: object) -> str:
+    """A value's type for an error message (an array's dtype and shape included)."""
+    if isinstance(action, np.ndarray):
+        return f"an array of {action.dtype} with shape {action.shape}"
+    return type(action).__name__
+
+
 def _refuse(state: GameState, action: object) -> None:
     legal = legal_actions(state)
     if state.phase == GAME_OVER:
         why = "the game is over"
-    elif isinstance(action, bool) or not isinstance(action, int):
-        why = f"an action is an integer index, got {type(action).__name__}"
-    elif not 0 <= action < NUM_ACTIONS:
-        why = f"no action has index {action} (0..{NUM_ACTIONS - 1})"
+    elif (index := as_action_index(action)) is None:
+        why = f"an action is an integer index, got {_type_name(action)}"
+    elif not 0 <= index < NUM_ACTIONS:
+        why = f"no action has index {index} (0..{NUM_ACTIONS - 1})"
     else:
-        why = f"'{ACTION_NAMES[action]}' is not allowed now"
+        why = f"'{ACTION_NAMES[index]}' is not allowed now"
+    index = as_action_index(action)
     raise IllegalActionError(
-        action, PHASE_NAMES[state.phase], legal, [ACTION_NAMES[a] for a in legal], why
+        action if index is None else index,
+        PHASE_NAMES[state.phase],
+        legal,
+        [ACTION_NAMES[a] for a in legal],
+        why,
     )
 
 

@@ -47,6 +47,13 @@ ARROW = "→"
 # Kinds of a single die (Die.kind).
 KEPT, DROPPED, FIXED, COLOUR = "kept", "dropped", "fixed", "colour"
 
+#: What the dice notation of every renderer means (T4: the best dice of each colour count).
+DICE_LEGEND = (
+    "dice: [4] rolled and counted in the total · (4) rolled, not counted (only the best dice "
+    "of each colour the cost asks for count) · R<5> a fixed die (Engineer): never rolled, "
+    "counted when among the best · 2W+1R a cost or a pool: 2 white and 1 red dice"
+)
+
 # What a result is called where it is shown (ActionRecord.result).
 RESULT_LABELS: dict[str, str] = {
     "success": "success",

@@ -30,7 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS, NUM_ATTEMPT_ACTIONS
+from airships_env.engine.actions import (
+    ACTION_NAMES,
+    NUM_ACTIONS,
+    NUM_ATTEMPT_ACTIONS,
+    as_action_index,
+)
 from airships_env.engine.cards import CardSet, load_cards
 from airships_env.engine.dice import AttemptOdds
 from airships_env.engine.errors import IllegalActionError
@@ -210,12 +215,13 @@ class NativeGame:
     ) -> ActionRecord:
         """Apply an action and return its record, as :func:`airships_env.engine.apply_action`
         does (``dice`` forces an attempt's faces); raises the engine's errors."""
-        if isinstance(action, np.integer):
-            action = int(action)
-        if not isinstance(action, int) or isinstance(action, bool):
+        index = as_action_index(action)
+        if index is None:
             self._refuse(action, f"an action is an integer index, got {type(action).__name__}")
-        if not 0 <= action < NUM_ACTIONS:
-            self._refuse(action, f"no action has index {action} (0..{NUM_ACTIONS - 1})")
+        assert index is not None
+        if not 0 <= index < NUM_ACTIONS:
+            self._refuse(action, f"no action has index {index} (0..{NUM_ACTIONS - 1})")
+        action = index
         try:
             raw = self._game.apply(action, dice)
         except LookupError as error:
@@ -233,8 +239,13 @@ class NativeGame:
 
     def _refuse(self, action: object, why: str) -> None:
         legal = self.legal_actions()
+        index = as_action_index(action)
         raise IllegalActionError(
-            action, PHASE_NAMES[self.phase], legal, [ACTION_NAMES[a] for a in legal], why
+            action if index is None else index,
+            PHASE_NAMES[self.phase],
+            legal,
+            [ACTION_NAMES[a] for a in legal],
+            why,
         )
 
     # -- observations, odds, views, bots -----------------------------------------------------

@@ -442,3 +442,34 @@ def test_bot_only_games_in_the_native_core_give_the_python_records() -> None:
         assert {k: v for k, v in ours.items() if k not in timings} == {
             k: v for k, v in theirs.items() if k not in timings
         }
+
+
+FAIL_SPEC = spec_of(RaisingAgent, "fail_rate=0.5")
+
+
+# ---------------------------------------------------------------------------------------------
+# Errored games: not recorded as finished, retried on a re-run, a non-zero exit status
+# ---------------------------------------------------------------------------------------------
+def test_errored_games_are_not_recorded_and_are_retried(tmp_path: Path):
+    out = tmp_path / "r.jsonl"
+    first = run_arena(["random", FAIL_SPEC], 12, seed=3, workers=1, out=out)
+    failed = {r["game"] for r in first.errors}
+    assert failed and len(failed) < 12
+    _header, written = read_results(out)
+    assert {r["game"] for r in written} == set(range(12)) - failed
+    assert not any(r.get("error") for r in written)
+    again = run_arena(["random", FAIL_SPEC], 12, seed=3, workers=1, out=out)
+    assert again.played == len(failed)  # only the errored games are played again
+
+
+def test_arena_command_exits_non_zero_when_games_errored(capsys, tmp_path: Path):
+    main = _script("arena.py").main
+
+    out = tmp_path / "r.jsonl"
+    argv = ["--agents", f"random,{FAIL_SPEC}", "--games", "8", "--workers", "1"]
+    status = main([*argv, "--no-progress", "--json", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "ended in an error" in captured.err and "run again to retry" in captured.err
+    json.loads(captured.out.strip().splitlines()[-1])
+    assert main(["--agents", "random,random", "--games", "2", "--workers", "1"]) == 0

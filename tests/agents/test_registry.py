@@ -220,3 +220,26 @@ def test_ppo_without_a_path_uses_the_bundled_model_for_the_player_count():
     if not bundled_model(3).exists():  # no 3-player policy ships: the error says what to do
         with pytest.raises(FileNotFoundError, match=r"no bundled 3-player policy .*ppo:path="):
             agent.reset(0, 3, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:sims=abc", "option sims=abc: expected a whole number or none"),
+        ("mcts:seconds=fast", "option seconds=fast: expected a number or none"),
+        ("mcts:candidates=2.5", "option candidates=2.5: expected a whole number"),
+        ("mcts:sims=0", "sims must be a positive whole number"),
+    ],
+)
+def test_an_option_of_the_wrong_kind_names_the_option_and_what_is_allowed(spec, message):
+    with pytest.raises(ValueError) as caught:
+        make_agent(spec)
+    assert str(caught.value).startswith(f"agent spec {spec!r}: ") and message in str(caught.value)
+    assert "invalid literal" not in str(caught.value)
+
+
+def test_a_negative_seed_names_the_seed_and_what_is_allowed(capsys):
+    from agents.cli import main
+
+    assert main(["arena", "--agents", "random,random", "--seed", "-1", "--no-progress"]) == 2
+    assert "--seed: must be 0 or more, got -1" in capsys.readouterr().err

@@ -33,3 +33,71 @@ def test_a_users_setting_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
         assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
         assert os.environ["OMP_NUM_THREADS"] == "1"
     assert os.environ["OPENBLAS_NUM_THREADS"] == "4" and "OMP_NUM_THREADS" not in os.environ
+
+
+class SlowAgent:
+    """Random, but slow; its reset leaves a file named by its process id (a worker started)."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        from airships_env.policy import RandomPolicy
+
+        self.inner = RandomPolicy()
+
+    def reset(self, seat: int, num_players: int, rng) -> None:
+        """Mark this worker, then play randomly."""
+        folder = os.environ["AIRSHIPS_TEST_WORKERS"]
+        with open(os.path.join(folder, str(os.getpid())), "w"):
+            pass
+        self.inner.reset(seat, num_players, rng)
+
+    def act(self, decision) -> int:
+        """Sleep, then a random legal action."""
+        import time
+
+        time.sleep(0.2)
+        return self.inner.act(decision)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find the workers")
+def test_arena_workers_die_with_their_parent_on_kill_9(tmp_path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    marks = tmp_path / "workers"
+    marks.mkdir()
+    code = (
+        "from agents.arena import run_arena\n"
+        "run_arena(['tests.agents.test_workers.SlowAgent', 'random'], 40, workers=2)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, AIRSHIPS_TEST_WORKERS=str(marks), PYTHONPATH=root)
+    parent = subprocess.Popen([sys.executable, "-c", code], cwd=root, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(marks.iterdir())) < 2 and time.monotonic() < deadline:
+            assert parent.poll() is None, "the arena ended before its workers started"
+            time.sleep(0.2)
+        workers = [int(path.name) for path in marks.iterdir()]
+        assert len(workers) >= 2 and all(_alive(pid) for pid in workers)
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:  # do not leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their parent"

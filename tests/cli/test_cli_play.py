@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import re
 import sys
@@ -340,3 +341,82 @@ def test_ctrl_c_is_held_while_an_action_is_applied_and_logged():
         reached_the_end = True  # the interrupt waits until the block is done
     assert reached_the_end
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_default_log_goes_to_the_games_folder_and_is_printed(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = cli(["play", "--opponents", "random", "--seed", "5", "--no-color"], stdin="q\n")
+    assert run.code == 0
+    log = Path("games") / "airships-game-5.jsonl"
+    assert (tmp_path / log).is_file() and not list(tmp_path.glob("*.jsonl"))
+    assert str(log) in run.out
+
+
+def test_resume_recovers_a_log_whose_last_line_a_crash_cut_short(cli, tmp_path, straight_game):
+    paused = tmp_path / "torn.jsonl"
+    run = cli(
+        ["play", "--opponents", "random", "--seed", "9", "--log", str(paused)], stdin="1\n" * 7
+    )
+    assert run.code == 0
+    lines = paused.read_text().splitlines()
+    torn = lines[-1][:25]
+    paused.write_text("\n".join([*lines[:-1], torn]))  # the last line, cut short, no newline
+    run = cli(["play", "--resume", str(paused)], stdin=ALWAYS_FIRST)
+    assert run.code == 0, run.err
+    assert f"dropped line {len(lines)}, cut short by a crash" in run.out
+    assert torn in run.out
+    # The game continues from the complete lines and reaches the uninterrupted game's end.
+    assert log_records(paused) == log_records(straight_game)
+
+
+def test_log_errors_name_the_file(cli, tmp_path):
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    line = one_line_error(cli(["play", "--resume", str(binary)]))
+    assert f"{binary}: not a game log: byte" in line and "UnicodeDecodeError" not in line
+    line = one_line_error(cli(["replay", str(binary)]))
+    assert f"{binary}: not a game log" in line
+    # a record that does not replay: the message names the file and the line
+    log = tmp_path / "g.jsonl"
+    cli(["play", "--opponents", "random", "--seed", "3", "--log", str(log)], stdin="1\n" * 6)
+    lines = log.read_text().splitlines()
+    record = json.loads(lines[2])
+    record["action"] = 82 if record["action"] != 82 else 0
+    lines[2] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n")
+    line = one_line_error(cli(["play", "--resume", str(log)]))
+    assert f"{log}: line 3: " in line
+
+
+def test_compact_mode_fits_80x24_and_plays_the_same_game(
+    tmp_path, straight_game, capsys, monkeypatch
+):
+    from airships_env.engine.text import DICE_LEGEND
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(ALWAYS_FIRST))
+    log = tmp_path / "compact.jsonl"
+    argv = ["play", "--opponents", "random", "--seed", "9", "--log", str(log), "--compact"]
+    assert main([*argv, "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert log_records(log) == log_records(straight_game)  # a display mode, the same game
+    assert DICE_LEGEND.split(" · ")[0] in " ".join(out.split())
+    # Piped input is not echoed, so the next output follows the prompt on its line; the lines
+    # naming the log's path are soft-wrapped by the terminal (the path stays copyable).
+    lines = [re.sub(r"^.*Your choice \([^)]*\): ", "", line) for line in out.splitlines()]
+    assert max(len(line) for line in lines if str(log) not in line) <= 80
+    pieces = out.split("Your choice (")  # piece k ends with what decision k shows
+    assert len(pieces) > 10
+    for block, after in itertools.pairwise(pieces[1:]):
+        choices = int(re.match(r"1-(\d+)", after).group(1))
+        shown = block.splitlines()[1:]  # after the previous prompt's line
+        if choices <= 10:
+            assert len(shown) + 1 <= 24, "\n".join(shown)  # + the prompt line
+
+
+def test_the_dice_legend_is_shown_and_in_the_help(cli, tmp_path):
+    run = cli(["play", "--opponents", "random", "--seed", "3", "--log", str(tmp_path / "g.jsonl")])
+    assert "[4] rolled and counted in the total" in " ".join(run.out.split())
+    run = cli(["play", "--help"])
+    assert "dice notation: [4] rolled and counted" in run.out and "--compact" in run.out

@@ -164,6 +164,14 @@ def test_bad_file_duplicate_id(tmp_path: Path) -> None:
     text = DEFAULT_TOML.replace('id = "airship-L2"', 'id = "engine-11"')  # across kinds too
     message = _error(tmp_path, text)
     assert "'engine-11'" in message and "duplicate" in message
+    assert "already used by an expansion entry" in message  # "an", not "a expansion"
+
+
+def test_a_target_out_of_range_says_what_is_allowed(tmp_path: Path) -> None:
+    card = DEFAULT_TOML[DEFAULT_TOML.index('id = "') + 6 :].split('"')[0]
+    message = _error(tmp_path, edit_card(DEFAULT_TOML, card, "target", "1000"))
+    assert f"'{card}'" in message and "field 'target'" in message
+    assert "must be at most 99, got 1000" in message
 
 
 @pytest.mark.parametrize(

@@ -251,3 +251,11 @@ def test_a_whole_game_ends_with_every_agent_done() -> None:
     environment.reset(seed=13)
     steps = play_out(environment, np.random.default_rng(13))
     assert steps > 50 and environment.agents == []
+
+
+def test_a_negative_seed_says_what_is_allowed() -> None:
+    from airships_env import AirshipsSingleAgentEnv
+
+    for environment in (env(num_players=2), AirshipsSingleAgentEnv(num_players=2)):
+        with pytest.raises(ValueError, match=r"seed must be a whole number >= 0 or None, got -1"):
+            environment.reset(seed=-1)

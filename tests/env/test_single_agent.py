@@ -39,7 +39,9 @@ def test_gymnasium_check_env(capsys: pytest.CaptureFixture[str]) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(gymnasium.make(ENV_ID, num_players=2, render_mode="ansi").unwrapped)
-    assert [str(w.message) for w in caught] == []
+    # The checker steps with action_space.sample(), mostly illegal: that one warning is ours.
+    messages = [str(w.message) for w in caught]
+    assert [m for m in messages if "penalized" not in m] == [] and len(messages) <= 1
     assert capsys.readouterr().out.strip()  # the human mode printed the table
 
 
@@ -49,7 +51,8 @@ def test_stable_baselines3_check_env() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(AirshipsSingleAgentEnv(num_players=3), warn=True)
-    assert [str(w.message) for w in caught] == []
+    messages = [str(w.message) for w in caught]  # as above: sampled actions may be illegal
+    assert [m for m in messages if "penalized" not in m] == [] and len(messages) <= 1
 
 
 def test_registered_with_gymnasium() -> None:
@@ -342,3 +345,76 @@ def test_pickled_environment_stays_small_over_1000_games() -> None:
     after = len(pickle.dumps(environment))
     assert after <= before + 256, (before, after)
     assert before < 100_000, before
+
+
+# -- integer-like actions (issue 14) ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "wrap",
+    [int, np.int64, np.int32, np.uint8, np.array, lambda a: np.array(a, dtype=np.int16)],
+    ids=["int", "np.int64", "np.int32", "np.uint8", "0-d array", "0-d int16 array"],
+)
+def test_every_integer_like_action_the_space_accepts_is_played(wrap) -> None:
+    """MaskablePPO.predict returns a 0-d array: it is the same action as the int."""
+    plain = AirshipsSingleAgentEnv(num_players=2, seat=0)
+    wrapped = AirshipsSingleAgentEnv(num_players=2, seat=0)
+    plain.reset(seed=5)
+    wrapped.reset(seed=5)
+    rng = np.random.default_rng(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "illegal action" warning either
+        for _ in range(40):
+            legal = np.flatnonzero(plain.action_masks())
+            action = int(legal[rng.integers(legal.size)])
+            assert wrapped.action_space.contains(wrap(action))
+            expected = plain.step(action)
+            got = wrapped.step(wrap(action))
+            np.testing.assert_array_equal(got[0], expected[0])
+            assert got[1:4] == expected[1:4] and "illegal_action" not in got[4]
+            if expected[2] or expected[3]:
+                break
+
+
+@pytest.mark.parametrize("bad", [2.0, np.array([3]), np.array(3.0), "3"])
+def test_what_the_space_refuses_is_illegal(bad) -> None:
+    environment = AirshipsSingleAgentEnv(num_players=2, seat=0)
+    environment.reset(seed=0)
+    assert not environment.action_space.contains(bad)
+    with pytest.warns(UserWarning, match="an action is an integer index"):
+        _obs, reward, terminated, _truncated, info = environment.step(bad)
+    assert (reward, terminated) == (-1.0, True) and "illegal_action" in info
+
+
+def test_a_penalized_illegal_action_warns_once_per_environment() -> None:
+    environment = AirshipsSingleAgentEnv(num_players=2, seat=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            environment.reset(seed=0)
+            illegal = int(np.flatnonzero(~environment.action_masks())[0])
+            environment.step(np.int64(illegal))
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    assert len(messages) == 1
+    assert f"illegal action {illegal}" in messages[0] and "penalized" in messages[0]
+
+
+def test_as_action_index() -> None:
+    from airships_env.engine import as_action_index
+
+    assert as_action_index(12) == 12 and type(as_action_index(np.array(12))) is int
+    assert as_action_index(np.int64(3)) == 3 and as_action_index(np.uint16(4)) == 4
+    for bad in (True, np.bool_(True), 1.0, np.float32(1), np.array([1]), np.array(1.0), "1", None):
+        assert as_action_index(bad) is None, bad
+
+
+def test_action_masks_through_gym_make_wrappers() -> None:
+    """gym.make wraps the env (OrderEnforcing, PassiveEnvChecker), which forward no other
+    attribute: the README's forms reach the masks, and SB3 finds them with get_wrapper_attr."""
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    environment = gymnasium.make(ENV_ID, num_players=2)
+    environment.reset(seed=1)
+    masks = environment.unwrapped.action_masks()
+    assert masks.dtype == bool and masks.any()
+    np.testing.assert_array_equal(environment.get_wrapper_attr("action_masks")(), masks)
+    assert is_masking_supported(environment)
+    np.testing.assert_array_equal(get_action_masks(environment), masks)
