@@ -613,11 +613,14 @@ def run_schedule(
     progress: bool = False,
     description: str = "games",
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play every game of ``schedule`` not yet in ``out`` and return all records by game index.
 
     ``config`` is what the results file's header records and what a resumed run must match.
     Every agent spec is built once here first, so a bad spec fails before any game is played.
+    ``ray_address`` plays the pending games as tasks on a Ray cluster (``"default"``: the one
+    ``RAY_ADDRESS`` names, else a local one; :mod:`agents.rllib.arena`): the same records.
     """
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
@@ -632,8 +635,19 @@ def run_schedule(
     pending = [spec for spec in schedule if spec.game not in done]
     workers = default_workers() if workers is None else max(1, workers)
     seats = None if save_logs or not pending else native_seats(agent_specs)
-    if seats is not None:
-        games: Iterator[dict[str, Any]] = _play_native(pending, seats, seed, max_steps)
+    if ray_address is not None and pending:
+        from agents.rllib.arena import play_on_ray
+
+        games: Iterator[dict[str, Any]] = play_on_ray(
+            pending,
+            agent_specs,
+            seed=seed,
+            save_logs=save_logs,
+            max_steps=max_steps,
+            address=ray_address,
+        )
+    elif seats is not None:
+        games = _play_native(pending, seats, seed, max_steps)
     else:
         games = _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)
     with contextlib.ExitStack() as stack:
@@ -704,6 +718,7 @@ def run_arena(
     max_steps: int = MAX_STEPS,
     progress: bool = False,
     num_players: int | None = None,
+    ray_address: str | None = None,
 ) -> ArenaRun:
     """Play ``games`` games (rounded up to whole rotations) between ``specs``, one per seat.
 
@@ -749,6 +764,7 @@ def run_arena(
         progress=progress,
         description="arena",
         on_record=lambda record: played.append(record["game"]),
+        ray_address=ray_address,
     )
     return ArenaRun(
         labels, agent_specs, len(labels), records, len(played), time.perf_counter() - started

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 LOCAL = "local"
+#: ``--ray`` without an address: the cluster ``RAY_ADDRESS`` names, else a local one.
+DEFAULT = "default"
 
 
 def _ray() -> Any:
@@ -36,6 +38,8 @@ def connected(address: str | None = None, *, num_cpus: int | None = None) -> Ite
     if ray.is_initialized():
         yield ray
         return
+    if address == DEFAULT:
+        address = None
     target = address if address is not None else os.environ.get("RAY_ADDRESS") or None
     # The driver's working tree travels to the workers only if they lack the project: a real
     # cluster's nodes install it (README "Scaling out with Ray"); here we only quiet the logs.
