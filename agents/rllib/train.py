@@ -34,13 +34,10 @@ import yaml
 from agents.rllib.algorithm import algorithm_config, env_config, league_weights, module_ids
 from agents.rllib.config import RLlibConfig
 from agents.rllib.env import MAIN, snapshot_id
+from agents.rllib.errors import ResumeError
 
 LEAGUE_FILE = "league.json"
 CHECKPOINTS = "checkpoints"
-
-
-class ResumeError(RuntimeError):
-    """A run that cannot be resumed (no checkpoint, or another config)."""
 
 
 @dataclass

@@ -1,0 +1,105 @@
+"""Figures for the RLlib backend: env steps/s and training steps/s (prints, ``--json``).
+
+    python -m agents.rllib.bench env [--steps 50000]
+        our MultiAgentEnv over the native batch vs RLlib's PettingZooEnv wrapper around the AEC
+        env, random legal actions, every seat an agent (self-play; no bot inside the step)
+    python -m agents.rllib.bench train --runners 1 2 [--iterations 6]
+        RLlib training env steps/s (after the first iteration) with 1 and 2 env runners on a
+        local cluster, the tiny model of configs/rllib_tiny.yaml scaled to 2048-step batches
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def _random_steps(env: Any, steps: int, mask_of: Callable[[Any], np.ndarray], seed: int) -> float:
+    """Env steps per second of random legal play for ``steps`` steps."""
+    rng = np.random.default_rng(seed)
+    observations, _ = env.reset(seed=seed)
+    started = time.perf_counter()
+    for _ in range(steps):
+        ((agent, observation),) = observations.items()
+        action = int(rng.choice(np.flatnonzero(mask_of(observation))))
+        observations, _, terminateds, truncateds, _ = env.step({agent: action})
+        if terminateds["__all__"] or truncateds["__all__"]:
+            observations, _ = env.reset()
+    return steps / (time.perf_counter() - started)
+
+
+def bench_env(steps: int, num_players: int = 2, seed: int = 0) -> dict[str, float]:
+    """Env steps/s: :class:`~agents.rllib.env.AirshipsMultiAgentEnv` and ``PettingZooEnv``."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    from agents.rllib.env import AirshipsMultiAgentEnv
+    from airships_env import env as aec_env
+
+    ours = AirshipsMultiAgentEnv(
+        {"num_players": num_players, "league": {"self_play": 1.0, "snapshots": 0.0, "bots": {}}}
+    )
+    wrapped = PettingZooEnv(aec_env(num_players=num_players))
+    return {
+        "multi_agent_env_native_batch": _random_steps(
+            ours, steps, lambda o: o["action_mask"], seed
+        ),
+        "pettingzoo_env_wrapper": _random_steps(wrapped, steps, lambda o: o["action_mask"], seed),
+    }
+
+
+def bench_train(runners: int, iterations: int, batch: int = 2048) -> dict[str, float]:
+    """Training env steps/s with ``runners`` env runners (the first iteration left out)."""
+    from agents.rllib.config import load_config
+    from agents.rllib.train import train
+
+    with tempfile.TemporaryDirectory() as directory:
+        config = load_config("configs/rllib_tiny.yaml").replace(
+            run={"output_dir": directory, "name": f"bench_{runners}"},
+            total_timesteps=batch * iterations,
+            tensorboard=False,
+            cluster={"num_env_runners": runners, "envs_per_env_runner": 8, "local_cpus": 2},
+            ppo={"train_batch_size": batch, "minibatch_size": 256, "num_epochs": 2},
+            league={"snapshot_every_iterations": 10_000, "self_play": 0.5, "snapshots": 0.0},
+            evaluation={"every_iterations": 10_000, "at_end": False},
+            checkpoint={"every_iterations": 10_000},
+        )
+        train(config, log=lambda _: None)
+        rows = [
+            json.loads(line)
+            for line in open(f"{directory}/bench_{runners}/progress.jsonl", encoding="utf-8")
+        ]
+    later = rows[1:] or rows
+    steps = later[-1]["env_steps"] - (rows[0]["env_steps"] if len(rows) > 1 else 0)
+    seconds = later[-1]["seconds"] - (rows[0]["seconds"] if len(rows) > 1 else 0)
+    return {
+        "runners": runners,
+        "iterations": len(rows),
+        "env_steps_per_second": steps / seconds if seconds > 0 else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("env", "train"))
+    parser.add_argument("--steps", type=int, default=50_000)
+    parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--iterations", type=int, default=6)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.what == "env":
+        figures: Any = bench_env(args.steps)
+    else:
+        figures = [bench_train(n, args.iterations) for n in args.runners]
+    print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
