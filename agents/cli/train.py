@@ -98,9 +98,7 @@ def _main_rllib(args: argparse.Namespace) -> int:
             raise RLlibConfigError("--profile: only the sb3 backend has it")
         from agents.rllib.train import train as train_rllib
 
-        result = train_rllib(
-            config, resume=args.resume, run_dir=args.run_dir, address=args.address
-        )
+        result = train_rllib(config, resume=args.resume, run_dir=args.run_dir, address=args.address)
     except (RLlibConfigError, RLlibResumeError) as exc:
         print(f"train: {exc}", file=sys.stderr)
         return 2

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from agents.rllib.config import RLlibConfig
-from agents.rllib.env import MAIN, AirshipsMultiAgentEnv, LeagueWeights, module_for_agent, snapshot_id
+from agents.rllib.env import (
+    MAIN,
+    AirshipsMultiAgentEnv,
+    LeagueWeights,
+    module_for_agent,
+    snapshot_id,
+)
 
 
 def league_weights(config: RLlibConfig, ready: int = 0) -> LeagueWeights:

@@ -56,7 +56,9 @@ def play_on_ray(
         task = ray.remote(num_cpus=1, max_retries=2)(play_chunk)
         agents_ref = ray.put(dict(agent_specs))
         waiting = [
-            task.remote(list(pending[start : start + chunk]), agents_ref, seed, save_logs, max_steps)
+            task.remote(
+                list(pending[start : start + chunk]), agents_ref, seed, save_logs, max_steps
+            )
             for start in range(0, len(pending), max(1, chunk))
         ]
         try:

@@ -1,11 +1,11 @@
 """Figures for the RLlib backend: env steps/s and training steps/s (prints, ``--json``).
 
-    python -m agents.rllib.bench env [--steps 50000]
-        our MultiAgentEnv over the native batch vs RLlib's PettingZooEnv wrapper around the AEC
-        env, random legal actions, every seat an agent (self-play; no bot inside the step)
-    python -m agents.rllib.bench train --runners 1 2 [--iterations 6]
-        RLlib training env steps/s (after the first iteration) with 1 and 2 env runners on a
-        local cluster, the tiny model of configs/rllib_tiny.yaml scaled to 2048-step batches
+python -m agents.rllib.bench env [--steps 50000]
+    our MultiAgentEnv over the native batch vs RLlib's PettingZooEnv wrapper around the AEC
+    env, random legal actions, every seat an agent (self-play; no bot inside the step)
+python -m agents.rllib.bench train --runners 1 2 [--iterations 6]
+    RLlib training env steps/s (after the first iteration) with 1 and 2 env runners on a
+    local cluster, the tiny model of configs/rllib_tiny.yaml scaled to 2048-step batches
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -70,10 +71,8 @@ def bench_train(runners: int, iterations: int, batch: int = 2048) -> dict[str, f
             checkpoint={"every_iterations": 10_000},
         )
         train(config, log=lambda _: None)
-        rows = [
-            json.loads(line)
-            for line in open(f"{directory}/bench_{runners}/progress.jsonl", encoding="utf-8")
-        ]
+        progress = Path(directory) / f"bench_{runners}" / "progress.jsonl"
+        rows = [json.loads(line) for line in progress.read_text(encoding="utf-8").splitlines()]
     later = rows[1:] or rows
     steps = later[-1]["env_steps"] - (rows[0]["env_steps"] if len(rows) > 1 else 0)
     seconds = later[-1]["seconds"] - (rows[0]["seconds"] if len(rows) > 1 else 0)

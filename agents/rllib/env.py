@@ -209,7 +209,7 @@ class AirshipsMultiAgentEnv(MultiAgentEnv):
         return self._observe(), {}
 
     def _seat_agent(self, seat: int, code: int) -> str | None:
-        if code == LEARNER or code == EXTERNAL:
+        if code in (LEARNER, EXTERNAL):
             return agent_id(MAIN, seat)
         if code > EXTERNAL:
             return agent_id(snapshot_id(code - EXTERNAL - 1), seat)
@@ -231,9 +231,7 @@ class AirshipsMultiAgentEnv(MultiAgentEnv):
 
     def step(
         self, action_dict: Mapping[str, Any]
-    ) -> tuple[
-        dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]
-    ]:
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         """Apply the acting agent's action and play the bots up to the next Python seat."""
         assert self._batch is not None and self._acting is not None
         batch = self._batch
@@ -252,7 +250,10 @@ class AirshipsMultiAgentEnv(MultiAgentEnv):
                 if agent is not None and seat in self._acted
             }
             infos = {
-                agent: {"score": int(batch.scores[0, seat]), "won": bool(batch.winners[0] >> seat & 1)}
+                agent: {
+                    "score": int(batch.scores[0, seat]),
+                    "won": bool(batch.winners[0] >> seat & 1),
+                }
                 for seat, agent in enumerate(self._seat_agents)
                 if agent is not None and seat in self._acted
             }

@@ -69,9 +69,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         mask, batch = self._split(batch)
         return self._mask(super()._forward_train(batch, **kwargs), mask)
 
-    def compute_values(
-        self, batch: dict[str, Any], embeddings: Any | None = None
-    ) -> torch.Tensor:
+    def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> torch.Tensor:
         """The critic's values (of ``observations``; the mask plays no part)."""
         if isinstance(batch[Columns.OBS], dict):
             _, batch = self._split(batch)

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from agents.rllib.algorithm import algorithm_config, env_config, league_weights, module_ids
+from agents.rllib.algorithm import algorithm_config, league_weights
 from agents.rllib.config import RLlibConfig
 from agents.rllib.env import MAIN, snapshot_id
 from agents.rllib.errors import ResumeError
@@ -104,9 +104,12 @@ def _flatten(prefix: str, value: Any, out: dict[str, float]) -> None:
     if isinstance(value, Mapping):
         for key, inner in value.items():
             _flatten(f"{prefix}/{key}" if prefix else str(key), inner, out)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        if math.isfinite(float(value)):
-            out[prefix] = float(value)
+    elif (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(float(value))
+    ):
+        out[prefix] = float(value)
 
 
 def iteration_metrics(result: Mapping[str, Any]) -> dict[str, float]:

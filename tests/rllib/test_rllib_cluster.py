@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("ray")
 
-from agents.arena import run_arena  # noqa: E402
-from agents.rllib.config import load_config  # noqa: E402
-from agents.rllib.errors import ResumeError  # noqa: E402
-from agents.rllib.export import export_actor  # noqa: E402
-from agents.rllib.train import checkpoints, train  # noqa: E402
+from agents.arena import run_arena
+from agents.rllib.config import load_config
+from agents.rllib.errors import ResumeError
+from agents.rllib.export import export_actor
+from agents.rllib.train import checkpoints, train
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMINGS = ("seconds", "think_seconds")
@@ -64,7 +64,9 @@ def test_arena_on_the_cluster_gives_the_local_records(
 ) -> None:
     from test_rllib_env import fake_module_state
 
-    actor = export_actor(fake_module_state(2), tmp_path / "actor.npz", activation="tanh", num_players=2)
+    actor = export_actor(
+        fake_module_state(2), tmp_path / "actor.npz", activation="tanh", num_players=2
+    )
     for specs in (["greedy", "random"], [f"rllib:path={actor}", "greedy"]):  # native, Python
         local = run_arena(specs, 12, seed=5, paired=True, workers=1, out=tmp_path / "local.jsonl")
         out = tmp_path / "ray.jsonl"

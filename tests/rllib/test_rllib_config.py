@@ -58,7 +58,7 @@ def test_config_errors_name_file_key_expected_found(data: dict, message: str) ->
 def test_empty_file_and_counts(tmp_path: Path) -> None:
     empty = tmp_path / "empty.yaml"
     empty.write_text("", encoding="utf-8")
-    with pytest.raises(ConfigError, match="empty.yaml: the file is empty"):
+    with pytest.raises(ConfigError, match=r"empty\.yaml: the file is empty"):
         load_config(empty)
     assert config_from_dict({"total_timesteps": "1e6"}).total_timesteps == 1_000_000
 

@@ -9,15 +9,15 @@ import pytest
 
 pytest.importorskip("ray")
 
-from agents.rllib.env import (  # noqa: E402
+from agents.rllib.env import (
     MAIN,
     AirshipsMultiAgentEnv,
     LeagueWeights,
     module_for_agent,
 )
-from agents.rllib.export import RLlibAgent, export_actor, load_actor  # noqa: E402
-from airships_env.engine import NUM_ACTIONS  # noqa: E402
-from airships_env.observation import observation_size  # noqa: E402
+from agents.rllib.export import RLlibAgent, export_actor, load_actor
+from airships_env.engine import NUM_ACTIONS
+from airships_env.observation import observation_size
 
 
 def play(env: AirshipsMultiAgentEnv, episodes: int, seed: int) -> list[tuple]:
@@ -109,14 +109,18 @@ def test_export_round_trip(tmp_path: Path) -> None:
     path = export_actor(state, tmp_path / "a.npz", activation="tanh", num_players=2)
     net = load_actor(path)
     observation = np.random.default_rng(1).random(observation_size(2)).astype(np.float32)
-    hidden = np.tanh(state["encoder.actor_encoder.net.mlp.0.weight"] @ observation + state[
-        "encoder.actor_encoder.net.mlp.0.bias"
-    ])
-    hidden = np.tanh(state["encoder.actor_encoder.net.mlp.2.weight"] @ hidden + state[
-        "encoder.actor_encoder.net.mlp.2.bias"
-    ])
+    hidden = np.tanh(
+        state["encoder.actor_encoder.net.mlp.0.weight"] @ observation
+        + state["encoder.actor_encoder.net.mlp.0.bias"]
+    )
+    hidden = np.tanh(
+        state["encoder.actor_encoder.net.mlp.2.weight"] @ hidden
+        + state["encoder.actor_encoder.net.mlp.2.bias"]
+    )
     expected = state["pi.net.mlp.0.weight"] @ hidden + state["pi.net.mlp.0.bias"]
     np.testing.assert_allclose(net.logits(observation), expected, rtol=1e-4, atol=1e-4)
     assert isinstance(RLlibAgent(str(path)), RLlibAgent)
     with pytest.raises(ValueError, match="not a MaskedPPOTorchRLModule actor"):
-        export_actor({"x.weight": np.zeros(1)}, tmp_path / "b.npz", activation="tanh", num_players=2)
+        export_actor(
+            {"x.weight": np.zeros(1)}, tmp_path / "b.npz", activation="tanh", num_players=2
+        )
