@@ -61,5 +61,5 @@ def test_arena_and_tournament_take_ray() -> None:
     assert config.ray == "host:6379"
     # where games run does not change the results: a resumed run may switch
     assert "ray" not in config.results_config({"greedy": "greedy", "random": "random"})
-    with pytest.raises(ValueError, match="t.yaml: ray: expected a string"):
+    with pytest.raises(ValueError, match=r"t\.yaml: ray: expected a string"):
         config_from_dict({"agents": ["greedy", "random"], "ray": 5}, "t.yaml")
