@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from agents.rllib.config import RLlibConfig
@@ -12,6 +13,20 @@ from agents.rllib.env import (
     module_for_agent,
     snapshot_id,
 )
+
+
+@dataclass(frozen=True)
+class TorchThreads:
+    """An RLlib callback (``on_environment_created``) that sets the env runner's torch
+    threads."""
+
+    threads: int
+
+    def __call__(self, **kwargs: Any) -> None:
+        """Set the threads of the process it runs in."""
+        import torch
+
+        torch.set_num_threads(self.threads)
 
 
 def league_weights(config: RLlibConfig, ready: int = 0) -> LeagueWeights:
@@ -98,5 +113,6 @@ def algorithm_config(config: RLlibConfig) -> Any:
             grad_clip=ppo.grad_clip,
             use_kl_loss=ppo.use_kl_loss,
         )
+        .callbacks(on_environment_created=TorchThreads(cluster.env_runner_threads))
         .debugging(seed=config.seed, log_level="ERROR")
     )

@@ -11,7 +11,8 @@ what was found::
 Where the work runs (the ``cluster`` section): ``num_env_runners`` sampling actors, each
 ``num_cpus_per_env_runner`` CPUs and ``envs_per_env_runner`` game tables (one batched forward
 for all of them); ``num_learners`` learner actors (0: learn in the driver process), each with
-``num_gpus_per_learner`` GPUs (0: CPU); ``address`` joins a running cluster (null: the
+``num_gpus_per_learner`` GPUs (0: CPU); ``env_runner_threads`` and ``learner_threads`` are their
+torch threads; ``address`` joins a running cluster (null: the
 ``RAY_ADDRESS`` variable, else a local cluster of ``local_cpus`` CPUs is started and stopped).
 """
 
@@ -91,6 +92,10 @@ class ClusterConfig(Strict):
     num_learners: NonNegative = 0
     num_gpus_per_learner: Annotated[Number, Field(ge=0.0)] = 0.0
     num_cpus_per_learner: Annotated[Number, Field(gt=0.0)] = 1.0
+    # torch threads: each env runner's forward passes are tiny (1 is fastest, and more threads
+    # thrash on a busy machine); the learners' (null: torch's default, every core)
+    env_runner_threads: Positive = 1
+    learner_threads: Positive | None = None
 
 
 class ModelConfig(Strict):

@@ -201,10 +201,20 @@ class Trainer:
                 f"another run.name / --run-dir"
             )
         run_dir.mkdir(parents=True, exist_ok=True)
+        if start_from is None:  # rows of an earlier start that never reached a checkpoint
+            for name in ("progress.jsonl", "evaluations.jsonl"):
+                (run_dir / name).unlink(missing_ok=True)
         (run_dir / "config.yaml").write_text(
             yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8"
         )
+        threads = config.cluster.learner_threads
+        if threads is not None and config.cluster.num_learners == 0:
+            import torch
+
+            torch.set_num_threads(threads)  # the learner is this process
         self.algo = algorithm_config(config).build_algo()
+        if threads is not None and config.cluster.num_learners > 0:
+            self.algo.learner_group.foreach_learner(lambda _: _torch_threads(threads))
         if start_from is not None:
             self.algo.restore_from_path(start_from)
             for name in ("progress.jsonl", "evaluations.jsonl"):
@@ -394,9 +404,10 @@ def train(
         except KeyboardInterrupt:
             interrupted = True
             trainer.save()
+        else:
+            policy = trainer.export(directory / "policy.npz")
         finally:
             board.close()
-            policy = trainer.export(directory / "policy.npz")
             trainer.stop()
     return TrainResult(
         directory,
@@ -408,6 +419,12 @@ def train(
         nodes,
         interrupted,
     )
+
+
+def _torch_threads(threads: int) -> None:
+    import torch
+
+    torch.set_num_threads(threads)
 
 
 def _rate(result: Mapping[str, Any], seconds: float) -> float:
