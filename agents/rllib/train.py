@@ -404,6 +404,7 @@ def train(
         except KeyboardInterrupt:
             interrupted = True
             trainer.save()
+            policy = trainer.export(directory / "policy.npz")
         else:
             policy = trainer.export(directory / "policy.npz")
         finally:
