@@ -119,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         backend = "rllib" if is_rllib_config(args.config) else "sb3"
     if backend == "rllib":
         return _main_rllib(args)
+    if args.address is not None:
+        print("train: --address: only the rllib backend runs on a Ray cluster", file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config)
         if args.total_timesteps is not None:

@@ -47,6 +47,8 @@ def test_train_picks_the_backend_and_reports_config_errors(
     # an SB3 config given to the rllib backend: its keys are named as unknown
     assert main(["train", "--config", str(ROOT / "configs/ppo_tiny.yaml"), "--backend", "rllib"])
     assert "ppo.n_steps: unknown key" in capsys.readouterr().err
+    assert main(["train", "--config", str(ROOT / "configs/ppo_tiny.yaml"), "--address", "h:1"])
+    assert "--address: only the rllib backend" in capsys.readouterr().err
 
 
 def test_arena_and_tournament_take_ray() -> None:
