@@ -78,3 +78,23 @@ def test_arena_on_the_cluster_gives_the_local_records(
         (tmp_path / "local.jsonl").unlink()
         out.unlink()
     assert np.isfinite(remote.seconds)
+
+
+def test_tournament_on_the_cluster_gives_the_local_records(
+    two_node_cluster: Any, tmp_path: Path
+) -> None:
+    from agents.arena import read_results
+    from agents.tournament import config_from_dict, run_tournament
+
+    data = {"agents": ["random", "greedy", "heuristic"], "players": 2, "games": 4, "seed": 3}
+    local = run_tournament(config_from_dict(data), output=tmp_path / "local", plots=False)
+    remote = run_tournament(
+        config_from_dict({**data, "ray": "default"}), output=tmp_path / "ray", plots=False
+    )
+    assert without_timings(remote.records) == without_timings(local.records)
+    assert remote.leaderboard() == local.leaderboard()
+    # the results files' headers match too: either run can be resumed the other way
+    assert (
+        read_results(tmp_path / "ray" / "results.jsonl")[0]
+        == read_results(tmp_path / "local" / "results.jsonl")[0]
+    )
