@@ -45,6 +45,8 @@ def connected(address: str | None = None, *, num_cpus: int | None = None) -> Ite
     # cluster's nodes install it (README "Scaling out with Ray"); here we only quiet the logs.
     options: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
     if target is None or target == LOCAL:
+        # a cluster started here reports no usage statistics unless the user asked for them
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         with _without_ray_address():
             ray.init(num_cpus=num_cpus, **options)
     else:

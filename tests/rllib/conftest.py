@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,8 @@ def two_node_cluster() -> Iterator[Any]:
     """A head node and a second node, one CPU each, this process connected; always shut down."""
     ray = pytest.importorskip("ray")
     from ray.cluster_utils import Cluster
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
 
     cluster = Cluster(
         initialize_head=True,
