@@ -1,6 +1,6 @@
 # airships-env developer tasks.
 #
-#   make venv       create .venv and install the project with [env,train,web,dev] extras and
+#   make venv       create .venv and install the project with [env,train,web,dev,rllib] extras and
 #                   the native core (rebuilt whenever airships_env/native/src changes)
 #   make native     rebuild the native core
 #   make test-asan  the native tests against a build with AddressSanitizer and UBSan
@@ -32,7 +32,7 @@ NATIVE_SOURCES := setup.py $(wildcard airships_env/native/src/*.c airships_env/n
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
-EXTRAS := env,train,web,dev
+EXTRAS := env,train,web,dev,rllib
 
 .PHONY: venv native test-asan run test test-slow test-all bench serve lint format clean
 

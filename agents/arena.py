@@ -615,6 +615,7 @@ def run_schedule(
     progress: bool = False,
     description: str = "games",
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
     """Play every game of ``schedule`` not yet in ``out`` and return all records by game index.
 
@@ -622,7 +623,9 @@ def run_schedule(
     Every agent spec is built once here first and checked to fit the tables it is seated at
     (:func:`~agents.registry.check_fit`), so a bad spec or a policy trained for another player
     count fails before any game is played. Games that end in an error are returned but not
-    written to ``out``: a re-run plays them again.
+    written to ``out``: a re-run plays them again. ``ray_address`` plays the pending games as
+    tasks on a Ray cluster (``"default"``: the one ``RAY_ADDRESS`` names, else a local one;
+    :mod:`agents.rllib.arena`): the same records.
     """
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
@@ -643,8 +646,19 @@ def run_schedule(
     pending = [spec for spec in schedule if spec.game not in done]
     workers = default_workers() if workers is None else max(1, workers)
     seats = None if save_logs or not pending else native_seats(agent_specs)
-    if seats is not None:
-        games: Iterator[dict[str, Any]] = _play_native(pending, seats, seed, max_steps)
+    if ray_address is not None and pending:
+        from agents.rllib.arena import play_on_ray
+
+        games: Iterator[dict[str, Any]] = play_on_ray(
+            pending,
+            agent_specs,
+            seed=seed,
+            save_logs=save_logs,
+            max_steps=max_steps,
+            address=ray_address,
+        )
+    elif seats is not None:
+        games = _play_native(pending, seats, seed, max_steps)
     else:
         games = _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)
     with contextlib.ExitStack() as stack:
@@ -715,6 +729,7 @@ def run_arena(
     max_steps: int = MAX_STEPS,
     progress: bool = False,
     num_players: int | None = None,
+    ray_address: str | None = None,
 ) -> ArenaRun:
     """Play ``games`` games (rounded up to whole rotations) between ``specs``, one per seat.
 
@@ -760,6 +775,7 @@ def run_arena(
         progress=progress,
         description="arena",
         on_record=lambda record: played.append(record["game"]),
+        ray_address=ray_address,
     )
     return ArenaRun(
         labels, agent_specs, len(labels), records, len(played), time.perf_counter() - started

@@ -112,6 +112,34 @@ class ActorNet:
             f"it was trained with an older observation layout; retrain it"
         )
 
+    @classmethod
+    def from_layers(
+        cls,
+        hidden: list[tuple[np.ndarray, np.ndarray]],
+        head: tuple[np.ndarray, np.ndarray],
+        activation: str,
+        path: str,
+    ) -> ActorNet:
+        """An actor from its weights (``(out, in)`` matrices and biases), e.g. an exported
+        RLlib policy (:mod:`agents.rllib.export`)."""
+        if activation not in _ACTIVATIONS:
+            raise ValueError(
+                f"{path}: activation {activation} is not supported "
+                f"(supported: {', '.join(_ACTIVATIONS)})"
+            )
+        net = cls.__new__(cls)
+        net.activation = _ACTIVATIONS[activation]
+        net.hidden = [(w.astype(np.float32), b.astype(np.float32)) for w, b in hidden]
+        net.head = (head[0].astype(np.float32), head[1].astype(np.float32))
+        net.observation_size = net.hidden[0][0].shape[1] if net.hidden else net.head[0].shape[1]
+        if net.head[0].shape[0] != NUM_ACTIONS:
+            raise ValueError(
+                f"policy {path}: its action space has {net.head[0].shape[0]} actions, "
+                f"the game has {NUM_ACTIONS}"
+            )
+        net.path = path
+        return net
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits for one observation vector."""
         if observation.shape != (self.observation_size,):

@@ -34,6 +34,7 @@ AGENTS: dict[str, str] = {
     "heuristic": "agents.bots.heuristic:HeuristicAgent",
     "mcts": "agents.bots.mcts:MCTSAgent",
     "ppo": "agents.policy_agent:PPOAgent",
+    "rllib": "agents.rllib.export:RLlibAgent",
 }
 
 _OPTION_PIECE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

@@ -135,6 +135,9 @@ class TournamentConfig(Strict):
     rating: Annotated[str, _one_of(tuple(RATING_MODELS))] = "plackett_luce"
     name: Annotated[str, Field(min_length=1)] = "tournament"
     max_steps: Annotated[Count, Field(ge=1)] = MAX_STEPS
+    # Play the games as tasks on a Ray cluster: an address, "default" (RAY_ADDRESS, else a
+    # local cluster) or "local"; null plays them here. The results do not depend on it.
+    ray: Annotated[str, Field(min_length=1)] | None = None
 
     _source: str = PrivateAttr(default="<config>")
 
@@ -445,6 +448,7 @@ def run_tournament(
         max_steps=config.max_steps,
         progress=progress,
         description=config.name,
+        ray_address=config.ray,
     )
     ratings = rate_games(records, names, config.rating)
     summary = summarize(records, names)

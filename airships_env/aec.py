@@ -238,7 +238,9 @@ class raw_env(AECEnv):
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
-        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
+        }
         self._engine: GameState | NativeGame | None = None
         self._state_copy: GameState | None = None
         self.last_record: ActionRecord | None = None

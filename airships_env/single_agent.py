@@ -236,7 +236,7 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         mask: np.ndarray = self._aec.infos[self.agent]["action_mask"]
         return mask.astype(bool)
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override,unused-ignore]
         """Render the table in ``render_mode`` (see :func:`airships_env.aec.render_state`)."""
         game = self._aec.game
         if game is None:

@@ -72,6 +72,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="parallel processes (default: all cores; 1 = in this process)",
     )
     parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="default",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
+        "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         default=None,
@@ -130,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             out=args.out,
             save_logs=args.save_logs,
             progress=not args.no_progress,
+            ray_address=args.ray,
         )
     except (ValueError, RuntimeError, AgentUnavailableError) as exc:
         print(f"arena: {exc}", file=sys.stderr)

@@ -45,6 +45,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="parallel processes (default: the config's, else all cores)",
     )
     parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="default",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
+        "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
+    )
+    parser.add_argument(
         "--out",
         "--output",
         dest="out",
@@ -71,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         config = load_config(args.config)
-        overrides = {k: v for k, v in (("games", args.games), ("seed", args.seed)) if v is not None}
+        overrides = {
+            k: v
+            for k, v in (("games", args.games), ("seed", args.seed), ("ray", args.ray))
+            if v is not None
+        }
         if overrides:  # re-validated, so that an override gets the same checks as the file
             config = config.replace(**overrides)
         result = run_tournament(

@@ -11,6 +11,10 @@ The run writes to ``<run.output_dir>/<run.name>/`` (``runs/ppo_2p``): checkpoint
 pool, evaluations, ``best_model.zip`` and TensorBoard logs. Ctrl-C stops at the next step and
 saves a checkpoint; ``--resume`` continues from the last checkpoint. A bad config fails before
 training starts, naming the file and the key.
+
+A config with ``backend: rllib`` (``configs/rllib_2p.yaml``), or ``--backend rllib``, trains
+with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` extra):
+``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
 """
 
 from __future__ import annotations
@@ -60,12 +64,64 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--json", action="store_true", help="with --profile: one JSON line on stdout"
     )
+    parser.add_argument(
+        "--backend",
+        choices=("sb3", "rllib"),
+        default=None,
+        help="sb3 (MaskablePPO, default) or rllib (multi-agent PPO on a Ray cluster); "
+        "default: the config's 'backend' key",
+    )
+    parser.add_argument(
+        "--address",
+        default=None,
+        help="rllib: the Ray cluster to join (default: cluster.address, then RAY_ADDRESS, "
+        "else a local cluster)",
+    )
     return parser.parse_args(argv)
+
+
+def _main_rllib(args: argparse.Namespace) -> int:
+    """``--backend rllib``: the RLlib trainer (imported only here)."""
+    from agents.rllib.config import ConfigError as RLlibConfigError
+    from agents.rllib.config import load_config as load_rllib_config
+    from agents.rllib.errors import ResumeError as RLlibResumeError
+
+    try:
+        config = load_rllib_config(args.config)
+        if args.total_timesteps is not None:
+            if args.total_timesteps < 1:
+                raise RLlibConfigError(
+                    f"--total-timesteps: expected a positive integer, got {args.total_timesteps}"
+                )
+            config = config.replace(total_timesteps=args.total_timesteps)
+        if args.profile is not None:
+            raise RLlibConfigError("--profile: only the sb3 backend has it")
+        from agents.rllib.train import train as train_rllib
+
+        result = train_rllib(config, resume=args.resume, run_dir=args.run_dir, address=args.address)
+    except (RLlibConfigError, RLlibResumeError) as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{result.iterations} iterations, {result.env_steps} env steps in "
+        f"{result.seconds:.1f} s; policy: {result.policy} (agent spec rllib:path={result.policy})"
+    )
+    return 130 if result.interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Train from the command line; returns the exit status (130 after Ctrl-C)."""
     args = parse_args(argv)
+    backend = args.backend
+    if backend is None:
+        from agents.rllib.config import is_rllib_config
+
+        backend = "rllib" if is_rllib_config(args.config) else "sb3"
+    if backend == "rllib":
+        return _main_rllib(args)
+    if args.address is not None:
+        print("train: --address: only the rllib backend runs on a Ray cluster", file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config)
         if args.total_timesteps is not None:
