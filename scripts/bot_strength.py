@@ -38,6 +38,7 @@ BOTS: dict[str, str] = {
     "greedy": "agents.bots.greedy:GreedyAgent",
     "heuristic": "agents.bots.heuristic:HeuristicAgent",
     "mcts": "agents.bots.mcts:MCTSAgent",
+    "ismcts": "agents.bots.ismcts:ISMCTSAgent",
 }
 MAX_WORKERS = 2
 
