@@ -140,7 +140,7 @@ class ISMCTSAgent:
         if len(legal) == 1:
             return legal[0]
         game = NativeGame.from_state(decision.view)
-        action, stats = self.search(game, int(self.rng.integers(2**63)))
+        action, _stats = self.search(game, int(self.rng.integers(2**63)))
         if action not in legal:  # the core searches the same legal set; never expected
             raise RuntimeError(f"ismcts chose {action}, not among the legal {list(legal)}")
         return action
