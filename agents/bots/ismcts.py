@@ -15,7 +15,10 @@
   actions (one per target: the exchange variants of a target differ only in odds, and the
   heuristic already weighs them); a node below the root widens to
   ``max(2, widening * sqrt(visits + 1))`` of them; UCB1 with the availability counts of ISMCTS
-  (constant ``c``) chooses among the children; the most visited root candidate is played;
+  (constant ``c``) chooses among the children; the most visited root candidate is played, unless
+  it is not the heuristic's choice and its mean does not beat the heuristic choice's mean by
+  ``z`` standard errors (then the heuristic's choice is played: noise alone never overrides it;
+  ``z=0``: always the most visited);
 - rollouts by a native bot (``heuristic``, ``greedy`` or ``random``), capped at 1,000 actions.
 
 Budgets: ``ms`` milliseconds per decision (default 100 when no budget is given), ``sims``
@@ -44,12 +47,12 @@ MAX_NODES_LIMIT = 50_000_000
 @dataclass(frozen=True, slots=True)
 class SearchStats:
     """What one search did: simulations, actions applied (tree and rollouts), tree nodes, and
-    each root candidate's (action, visits, mean result of the acting seat)."""
+    each root candidate's (action, visits, mean result of the acting seat, its standard error)."""
 
     simulations: int
     actions: int
     nodes: int
-    root: tuple[tuple[int, int, float], ...]
+    root: tuple[tuple[int, int, float, float], ...]
 
 
 def _whole(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -81,7 +84,8 @@ class ISMCTSAgent:
     ``ms=100``). ``rollout``: heuristic, greedy or random. ``candidates``: root actions searched
     (the heuristic's best, one per target). ``c``: UCB exploration constant. ``margin_weight``:
     weight of the score margin in a result. ``widening``: children below the root grow as
-    ``widening * sqrt(visits)``. ``max_nodes``: tree size limit. ``seed``: a fixed seed for the
+    ``widening * sqrt(visits)``. ``z``: standard errors by which the most visited candidate must
+    beat the heuristic's choice to replace it (0: never kept). ``max_nodes``: tree size limit. ``seed``: a fixed seed for the
     search (else the generator given to ``reset``). ``config``: the heuristic's YAML file (prior
     and heuristic rollouts).
     """
@@ -95,6 +99,7 @@ class ISMCTSAgent:
         c: float = 0.7,
         margin_weight: float = 0.2,
         widening: float = 1.0,
+        z: float = 1.0,
         max_nodes: int = 200_000,
         seed: int | None = None,
         config: str | Path | None = None,
@@ -115,6 +120,7 @@ class ISMCTSAgent:
         self.c = _real("c", c, 0.0)
         self.margin_weight = _real("margin_weight", margin_weight, -math.inf)
         self.widening = _real("widening", widening, 0.0, strict=True)
+        self.z = _real("z", z, 0.0)
         self.max_nodes = _whole("max_nodes", max_nodes, 1, MAX_NODES_LIMIT)
         self.seed = None if seed is None else _whole("seed", seed, 0)
         if config is not None and not isinstance(config, (str, Path)):
@@ -155,6 +161,7 @@ class ISMCTSAgent:
             c=self.c,
             margin_weight=self.margin_weight,
             widening=self.widening,
+            z=self.z,
             max_nodes=self.max_nodes,
             seed=seed,
             greedy=self._greedy,

@@ -159,7 +159,7 @@ def test_a_move_that_wins_on_the_spot_is_found(players: int) -> None:
     bot = ISMCTSAgent(sims=60, seed=3)
     assert bot.act(Decision.from_state(state)) == SPEND_CHIP
     assert bot.last_stats is not None
-    visits = {action: count for action, count, _mean in bot.last_stats.root}
+    visits = {action: count for action, count, _mean, _error in bot.last_stats.root}
     assert visits[SPEND_CHIP] > visits[KEEP_CHIP]
 
 
@@ -188,6 +188,8 @@ def test_options_are_checked_with_clear_errors() -> None:
         make_agent("ismcts:candidates=0")
     with pytest.raises(ValueError, match=r"option c must be a finite number >= 0, got -1"):
         make_agent("ismcts:c=-1")
+    with pytest.raises(ValueError, match=r"option z must be a finite number >= 0, got -1"):
+        make_agent("ismcts:z=-1")
     with pytest.raises(ValueError, match=r"option widening must be a finite number > 0"):
         make_agent("ismcts:widening=0")
     with pytest.raises(ValueError, match=r"unknown option\(s\) budget"):
@@ -204,7 +206,13 @@ def test_the_binding_refuses_bad_arguments() -> None:
         sims=10, seconds=0.0, rollout=3, candidates=4, c=0.7, margin_weight=0.2, widening=1.0,
         max_nodes=1000, seed=1, greedy=(6.0, 0.3, 1.0), heuristic=HEURISTIC,
     )  # fmt: skip
-    for key, value in (("sims", 0), ("rollout", 7), ("candidates", 0), ("max_nodes", 0)):
+    for key, value in (
+        ("sims", 0),
+        ("rollout", 7),
+        ("candidates", 0),
+        ("max_nodes", 0),
+        ("z", -1.0),
+    ):
         with pytest.raises(ValueError):
             game.handle.search(**{**arguments, key: value})
     with pytest.raises(TypeError):
@@ -222,3 +230,12 @@ def test_a_generator_state_must_be_a_tuple() -> None:
         core.new_game(game.handle.core, 2, [1, 2, 0, 0])
     with pytest.raises(TypeError, match="generator state must be a tuple"):
         game.handle.determinize("seed")
+
+
+def test_a_huge_z_keeps_the_heuristics_choice() -> None:
+    """With z the heuristic's choice stays unless a candidate's mean clearly beats it."""
+    for players, seed in ((2, 31), (3, 32), (4, 33)):
+        state = searching_state(players, seed)
+        heuristic = NativeGame.from_state(state).bot_action(3, HEURISTIC, state.legal_actions())
+        bot = ISMCTSAgent(sims=40, z=1e9, seed=0)
+        assert bot.act(Decision.from_state(state)) == heuristic

@@ -715,20 +715,21 @@ static PyObject *Game_bot_action(GameObject *self, PyObject *args) {
 }
 
 /* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
- *        greedy, heuristic) -> (action, simulations, actions, nodes, ((action, visits, mean)...))
+ *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
+ *                                    ((action, visits, mean, standard error)...))
  * ISMCTS for the player to act (search.c) on this game's public view; the game is not changed.
  * The GIL is released while searching (the search works on its own copies). */
 static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
-                               "widening", "max_nodes", "seed", "greedy", "heuristic", NULL};
+                               "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
     long long sims;
     unsigned long long seed;
-    double seconds, c, margin_weight, widening;
+    double seconds, c, margin_weight, widening, z = 0.0;
     int rollout, candidates, max_nodes;
     PyObject *greedy_obj, *heuristic_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO", keywords, &sims, &seconds,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|d", keywords, &sims, &seconds,
                                      &rollout, &candidates, &c, &margin_weight, &widening,
-                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj))
+                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z))
         return NULL;
     if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0)) {
         PyErr_Format(PyExc_ValueError,
@@ -744,8 +745,9 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         PyErr_Format(PyExc_ValueError, "candidates must be 1..%d, got %d", NUM_ACTIONS, candidates);
         return NULL;
     }
-    if (!(c >= 0.0) || !isfinite(c) || !isfinite(margin_weight) || !(widening > 0.0) || !isfinite(widening)) {
-        PyErr_SetString(PyExc_ValueError, "c must be >= 0, widening > 0 and margin_weight finite");
+    if (!(c >= 0.0) || !isfinite(c) || !isfinite(margin_weight) || !(widening > 0.0) || !isfinite(widening) ||
+        !(z >= 0.0) || !isfinite(z)) {
+        PyErr_SetString(PyExc_ValueError, "c and z must be >= 0, widening > 0 and margin_weight finite");
         return NULL;
     }
     if (max_nodes < 1 || max_nodes > 50000000) {
@@ -765,6 +767,7 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
     config.c = c;
     config.margin_weight = margin_weight;
     config.widening = widening;
+    config.z = z;
     config.max_nodes = max_nodes;
     config.seed = seed;
     if (parse_greedy_config(greedy_obj, &config.greedy) < 0) return NULL;
@@ -798,7 +801,8 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     for (int i = 0; i < r->n_root; i++) {
-        PyObject *item = Py_BuildValue("(iid)", r->root_action[i], r->root_visits[i], r->root_value[i]);
+        PyObject *item = Py_BuildValue("(iidd)", r->root_action[i], r->root_visits[i], r->root_value[i],
+                                       r->root_error[i]);
         if (!item) {
             Py_DECREF(root);
             free(work);

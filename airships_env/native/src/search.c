@@ -25,6 +25,7 @@ typedef struct {
     int32_t visits, available;
     int8_t action, player; /* the edge into this node: which seat chose which action */
     double value[MAX_PLAYERS]; /* every seat's summed result over the visits */
+    double square;             /* the summed squares of the choosing seat's results */
 } Node;
 
 typedef struct {
@@ -237,6 +238,7 @@ static int iterate(Search *s, const Game *view, const int8_t *root_ranked, int n
         Node *n = &s->nodes[path[i]];
         n->visits++;
         for (int p = 0; p < world.num_players; p++) n->value[p] += results[p];
+        if (n->player >= 0) n->square += results[n->player] * results[n->player];
     }
     return CORE_OK;
 }
@@ -292,7 +294,7 @@ int search_run(const Game *game, const Cards *cards, const Options *options,
     }
     /* the most visited candidate; ties: the better mean, then the heuristic's order */
     int player = view.current_player;
-    int best_visits = -1;
+    int best = 0, best_visits = -1;
     double best_mean = -INFINITY;
     for (int i = 0; i < n_root; i++) {
         int32_t child = find_child(&s, 0, root_ranked[i], player);
@@ -300,12 +302,24 @@ int search_run(const Game *game, const Cards *cards, const Options *options,
         double mean = visits ? s.nodes[child].value[player] / visits : -INFINITY;
         result->root_visits[i] = visits;
         result->root_value[i] = visits ? mean : 0.0;
+        result->root_error[i] = INFINITY;
+        if (visits > 1) {
+            double variance = (s.nodes[child].square - visits * mean * mean) / (visits - 1);
+            result->root_error[i] = sqrt((variance > 0 ? variance : 0.0) / visits);
+        }
         if (visits > best_visits || (visits == best_visits && mean > best_mean)) {
+            best = i;
             best_visits = visits;
             best_mean = mean;
-            result->action = root_ranked[i];
         }
     }
+    /* noise alone never overrides the heuristic: its choice stays unless clearly beaten */
+    if (best != 0 && config->z > 0) {
+        double error = sqrt(result->root_error[best] * result->root_error[best] +
+                            result->root_error[0] * result->root_error[0]);
+        if (!(result->root_value[best] - result->root_value[0] > config->z * error)) best = 0;
+    }
+    result->action = root_ranked[best];
     result->actions = s.actions;
     result->nodes = s.n_nodes;
     free(s.cache);

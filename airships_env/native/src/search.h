@@ -22,6 +22,8 @@ typedef struct {
     double c;              /* UCB exploration constant */
     double margin_weight;  /* value = win share + margin_weight * tanh(margin / 10) */
     double widening;       /* below the root: max(2, widening * sqrt(visits + 1)) children */
+    double z;              /* the heuristic's choice is kept unless the most visited candidate's
+                            * mean beats it by z standard errors (0: the most visited, always) */
     int32_t max_nodes;     /* tree size limit; once full, iterations roll out from the leaf */
     uint64_t seed;         /* the search's own generator (determinizations, random rollouts) */
     GreedyConfig greedy;
@@ -37,6 +39,7 @@ typedef struct {
     int8_t root_action[NUM_ACTIONS];
     int32_t root_visits[NUM_ACTIONS];
     double root_value[NUM_ACTIONS]; /* the acting seat's mean value */
+    double root_error[NUM_ACTIONS]; /* its standard error */
 } SearchResult;
 
 enum { SEARCH_OK = 0, SEARCH_NO_MEMORY = 1, SEARCH_GAME_OVER = 2 };
