@@ -14,7 +14,8 @@
 - the heuristic bot's values order the candidates: the root searches its best ``candidates``
   actions (one per target: the exchange variants of a target differ only in odds, and the
   heuristic already weighs them); a node below the root widens to
-  ``max(2, widening * sqrt(visits + 1))`` of them; UCB1 with the availability counts of ISMCTS
+  ``max(1, widening * sqrt(visits))`` of them, so the other seats (and the acting seat's later
+  choices) first play the heuristic's choice and alternatives enter as the node is visited; UCB1 with the availability counts of ISMCTS
   (constant ``c``) chooses among the children; the most visited root candidate is played, unless
   it is not the heuristic's choice and its mean does not beat the heuristic choice's mean by
   ``z`` standard errors (then the heuristic's choice is played: noise alone never overrides it;
@@ -85,9 +86,9 @@ class ISMCTSAgent:
     (the heuristic's best, one per target). ``c``: UCB exploration constant. ``margin_weight``:
     weight of the score margin in a result. ``widening``: children below the root grow as
     ``widening * sqrt(visits)``. ``z``: standard errors by which the most visited candidate must
-    beat the heuristic's choice to replace it (0: never kept). ``max_nodes``: tree size limit. ``seed``: a fixed seed for the
-    search (else the generator given to ``reset``). ``config``: the heuristic's YAML file (prior
-    and heuristic rollouts).
+    beat the heuristic's choice to replace it (0: the most visited, always). ``max_nodes``: tree
+    size limit. ``seed``: a fixed seed for the search (else the generator given to ``reset``).
+    ``config``: the heuristic's YAML file (prior and heuristic rollouts).
     """
 
     def __init__(

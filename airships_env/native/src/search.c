@@ -178,8 +178,8 @@ static int iterate(Search *s, const Game *view, const int8_t *root_ranked, int n
             } else {
                 n_ranked = ranked_actions(s, &world, legal, n_legal, ranked);
                 order = ranked;
-                double width = s->config->widening * sqrt((double)s->nodes[node].visits + 1.0);
-                allowed = width < 2.0 ? 2 : (int)width;
+                double width = s->config->widening * sqrt((double)s->nodes[node].visits);
+                allowed = width < 1.0 ? 1 : (int)width;
                 if (allowed > n_ranked) allowed = n_ranked;
             }
             /* the first allowed action without a child is expanded; else UCB over the children */

@@ -21,7 +21,7 @@ typedef struct {
     int32_t candidates;    /* the root searches the heuristic's best this many (one per target) */
     double c;              /* UCB exploration constant */
     double margin_weight;  /* value = win share + margin_weight * tanh(margin / 10) */
-    double widening;       /* below the root: max(2, widening * sqrt(visits + 1)) children */
+    double widening;       /* below the root: max(1, widening * sqrt(visits)) children */
     double z;              /* the heuristic's choice is kept unless the most visited candidate's
                             * mean beats it by z standard errors (0: the most visited, always) */
     int32_t max_nodes;     /* tree size limit; once full, iterations roll out from the leaf */
