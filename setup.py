@@ -24,11 +24,12 @@ setup(
                     "rules.c",
                     "obs.c",
                     "bots.c",
+                    "search.c",
                     "batch.c",
                     "module.c",
                 )
             ],
-            depends=[str(SOURCE / "core.h"), str(SOURCE / "binding.h")],
+            depends=[str(SOURCE / name) for name in ("core.h", "binding.h", "search.h")],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",

@@ -33,6 +33,7 @@ AGENTS: dict[str, str] = {
     "greedy": "agents.bots.greedy:GreedyAgent",
     "heuristic": "agents.bots.heuristic:HeuristicAgent",
     "mcts": "agents.bots.mcts:MCTSAgent",
+    "ismcts": "agents.bots.ismcts:ISMCTSAgent",
     "ppo": "agents.policy_agent:PPOAgent",
     "rllib": "agents.rllib.export:RLlibAgent",
 }

@@ -42,6 +42,7 @@ BOTS: dict[str, str] = {
     "greedy": "agents.bots.greedy:GreedyAgent",
     "heuristic": "agents.bots.heuristic:HeuristicAgent",
     "mcts": "agents.bots.mcts:MCTSAgent",
+    "ismcts": "agents.bots.ismcts:ISMCTSAgent",
 }
 MAX_WORKERS = 2
 

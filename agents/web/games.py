@@ -91,6 +91,8 @@ def checked_spec(spec: str) -> str:
             )
         if key == "seconds" and value > MAX_SECONDS:
             raise ValueError(f"agent spec {spec!r}: seconds={value} is over {MAX_SECONDS:g}")
+        if key == "ms" and value > 1000 * MAX_SECONDS:
+            raise ValueError(f"agent spec {spec!r}: ms={value} is over {1000 * MAX_SECONDS:g}")
         if value > MAX_COUNT or value < 0:
             raise ValueError(f"agent spec {spec!r}: {key}={value} is out of range (0-{MAX_COUNT})")
     return spec.strip()

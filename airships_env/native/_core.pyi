@@ -30,6 +30,20 @@ class Game:
     def public_view(self) -> Game: ...
     def determinize(self, rng: RngState) -> tuple[Game, RngState]: ...
     def bot_action(self, kind: int, config: tuple[Any, ...], legal: Sequence[int]) -> int: ...
+    def search(
+        self,
+        sims: int,
+        seconds: float,
+        rollout: int,
+        candidates: int,
+        c: float,
+        margin_weight: float,
+        widening: float,
+        max_nodes: int,
+        seed: int,
+        greedy: tuple[float, float, float],
+        heuristic: tuple[Any, ...],
+    ) -> tuple[int, int, int, int, tuple[tuple[int, int, float], ...]]: ...
     def scores(self) -> tuple[int, ...]: ...
     def result(self) -> tuple[tuple[int, ...], int] | None: ...
 

@@ -120,7 +120,7 @@ def test_missing_bot_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
 
 
 def test_registered_bots_build_when_their_modules_exist():
-    for name in ("greedy", "heuristic", "mcts"):
+    for name in ("greedy", "heuristic", "mcts", "ismcts"):
         module = registry.AGENTS[name].partition(":")[0]
         if importlib.util.find_spec(module) is None:
             with pytest.raises(AgentUnavailableError):

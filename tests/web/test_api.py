@@ -175,7 +175,8 @@ def test_opponent_specs() -> None:
         "random",
         "mcts:sims=50,seconds=0.5",
     ]
-    for spec in ("os.system", "ppo:path=model.zip", "greedy:name=x", "x:y"):
+    assert checked_spec("ismcts:ms=200") == "ismcts:ms=200"
+    for spec in ("os.system", "ppo:path=model.zip", "greedy:name=x", "x:y", "ismcts:ms=60000"):
         with pytest.raises(ValueError):
             checked_spec(spec)
 

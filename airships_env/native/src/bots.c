@@ -419,16 +419,19 @@ static double expected(const Context *ctx, double value, double success, double 
     return success * value + chip_decides * chip_branch + (1.0 - success - chip_decides) * fail_gain;
 }
 
-int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
-                  ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
-                  int n_legal) {
-    if (n_legal == 1) return legal[0];
+/* The heuristic's value of every legal action (values[i] for legal[i]; -INFINITY for an attempt
+ * it cannot make); its choice is the first best of them (bot_heuristic). The search uses these
+ * values to order and widen its candidates. */
+void bot_heuristic_values(const Game *game, const Cards *cards, const Options *options,
+                          ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
+                          int n_legal, double *values) {
     Heuristic h = {game, cards, options, cache, config};
     int seat = game->current_player;
     Context ctx;
     double success, chip, with_chip;
+    for (int i = 0; i < n_legal; i++) values[i] = -INFINITY;
     for (int i = 0; i < n_legal; i++) {
-        if (legal[i] == A_SPEND_CHIP) { /* chip_values: (spend, keep) */
+        if (legal[i] == A_SPEND_CHIP || legal[i] == A_KEEP_CHIP) { /* chip_values: (spend, keep) */
             context_of(&h, seat, &ctx);
             int16_t scores[MAX_PLAYERS];
             uint8_t winners;
@@ -438,9 +441,11 @@ int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
             else
                 value = card_value(&h, &ctx, game->pending.target) + race_value(&ctx, game->pending.target);
             double spend = value - ctx.chip_value, keep = ctx.fail_gain;
-            return keep > spend ? A_KEEP_CHIP : A_SPEND_CHIP;
+            for (int k = 0; k < n_legal; k++)
+                values[k] = legal[k] == A_SPEND_CHIP ? spend : legal[k] == A_KEEP_CHIP ? keep : -INFINITY;
+            return;
         }
-        if (legal[i] == A_BUY_EXTRA_TURN) { /* best_attempt_value against extra_turn_min_value */
+        if (legal[i] == A_BUY_EXTRA_TURN || legal[i] == A_END_TURN) { /* best_attempt_value */
             context_of(&h, seat, &ctx);
             double best = -INFINITY;
             for (int action = 0; action < NUM_ATTEMPTS; action++) {
@@ -449,20 +454,21 @@ int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
                 best = pymax(best, expected(&ctx, value, success, chip));
             }
             if (!(best > -INFINITY)) best = 0.0;
-            return config->extra_turn_min_value > best ? A_END_TURN : A_BUY_EXTRA_TURN;
+            for (int k = 0; k < n_legal; k++)
+                values[k] = legal[k] == A_BUY_EXTRA_TURN ? best
+                            : legal[k] == A_END_TURN    ? config->extra_turn_min_value
+                                                        : -INFINITY;
+            return;
         }
     }
     context_of(&h, seat, &ctx);
     double target_values[NUM_TARGETS];
     int8_t known[NUM_TARGETS];
     memset(known, 0, sizeof known);
-    int best_action = legal[0];
-    double best_value = -INFINITY;
     for (int i = 0; i < n_legal; i++) {
         int action = legal[i];
-        double value;
         if (action >= NUM_ATTEMPTS) {
-            value = action == A_PASS ? 0.0 : -INFINITY;
+            values[i] = action == A_PASS ? 0.0 : -INFINITY;
         } else {
             int target = action / NUM_VARIANTS;
             if (!known[target]) {
@@ -470,12 +476,25 @@ int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
                 known[target] = 1;
             }
             if (!attempt_odds(game, cards, options, cache, action, seat, &success, &chip, &with_chip)) continue;
-            value = expected(&ctx, target_values[target], success, chip);
-        }
-        if (value > best_value) {
-            best_action = action;
-            best_value = value;
+            values[i] = expected(&ctx, target_values[target], success, chip);
         }
     }
+}
+
+/* The first best of the values, as the Python bot (ties: spend the chip, buy the extra turn, the
+ * first attempt in action order). */
+int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
+                  ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
+                  int n_legal) {
+    if (n_legal == 1) return legal[0];
+    double values[NUM_ACTIONS];
+    bot_heuristic_values(game, cards, options, cache, config, legal, n_legal, values);
+    int best_action = legal[0];
+    double best_value = -INFINITY;
+    for (int i = 0; i < n_legal; i++)
+        if (values[i] > best_value) {
+            best_action = legal[i];
+            best_value = values[i];
+        }
     return best_action;
 }

@@ -333,5 +333,10 @@ int bot_greedy(const Game *game, const Cards *cards, const Options *options, Sha
 int bot_heuristic(const Game *game, const Cards *cards, const Options *options,
                   ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
                   int n_legal);
+/* The heuristic's value of each legal action (values[i] for legal[i]); bot_heuristic takes the
+ * first best. */
+void bot_heuristic_values(const Game *game, const Cards *cards, const Options *options,
+                          ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
+                          int n_legal, double *values);
 
 #endif
