@@ -176,7 +176,9 @@ def test_the_search_releases_the_gil() -> None:
 
 
 def test_options_are_checked_with_clear_errors() -> None:
-    with pytest.raises(ValueError, match=r"ismcts option sims must be a whole number, got 'abc'"):
+    with pytest.raises(
+        ValueError, match=r"'ismcts:sims=abc': option sims=abc: expected a whole number"
+    ):
         make_agent("ismcts:sims=abc")
     with pytest.raises(ValueError, match=r"option sims must be >= 1, got 0"):
         make_agent("ismcts:sims=0")
