@@ -32,6 +32,7 @@ from agents.training.callbacks import (
 from agents.training.checkpoint import RunState
 from agents.training.config import TrainConfig
 from agents.training.league import League
+from agents.workers import single_threaded_blas
 from airships_env.engine import NUM_ACTIONS
 from airships_env.observation import observation_size
 
@@ -140,7 +141,8 @@ def measure(
             context = RunContext(config, Path(scratch), league, RunState(), log=log)
             throughput = ThroughputCallback(context, venv)
             threads = TorchThreadsCallback(config.resolved_learn_threads())
-            model.learn(steps, callback=[threads, throughput], progress_bar=False)
+            with single_threaded_blas():  # as in training
+                model.learn(steps, callback=[threads, throughput], progress_bar=False)
             return throughput.throughput()
         finally:
             venv.close()

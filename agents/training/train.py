@@ -64,7 +64,7 @@ from agents.training.imitation import (
     collect_demonstrations,
 )
 from agents.training.league import League, LeagueEnvFactory, LeagueMix, write_json_atomic
-from agents.workers import single_threaded_workers
+from agents.workers import single_threaded_blas, single_threaded_workers
 
 TB_LOG_NAME = "ppo"
 PRETRAIN_DIR = "pretrain"
@@ -378,7 +378,7 @@ def train(
         )
         interrupted = False
         if remaining > 0:
-            with stop_on_interrupt(context):
+            with stop_on_interrupt(context), single_threaded_blas():
                 model.learn(
                     remaining,
                     callback=run_callbacks,

@@ -101,3 +101,23 @@ def test_arena_workers_die_with_their_parent_on_kill_9(tmp_path) -> None:
     for pid in left:  # do not leave them behind when the test fails
         os.kill(pid, signal.SIGKILL)
     assert not left, f"workers {left} outlived their parent"
+
+
+def test_single_threaded_blas_limits_numpys_blas_in_this_process() -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import numpy  # noqa: F401  (loads its BLAS)
+
+    from agents.workers import single_threaded_blas
+
+    blas = threadpoolctl.threadpool_info()
+    blas = [lib for lib in blas if lib["user_api"] == "blas"]
+    if not blas:
+        pytest.skip("numpy has no BLAS that threadpoolctl can see")
+    before = [lib["num_threads"] for lib in blas]
+    with single_threaded_blas():
+        inside = threadpoolctl.threadpool_info()
+        assert all(lib["num_threads"] == 1 for lib in inside if lib["user_api"] == "blas")
+    after = [
+        lib["num_threads"] for lib in threadpoolctl.threadpool_info() if lib["user_api"] == "blas"
+    ]
+    assert after == before  # restored
