@@ -11,6 +11,7 @@ rollout buffer, the gradient updates).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import tempfile
@@ -148,24 +149,43 @@ def measure(
             venv.close()
 
 
+def combined(parts: list[Throughput]) -> Throughput:
+    """The figures of several measurements taken together (steps and seconds summed)."""
+    return Throughput(
+        **{
+            field.name: sum(getattr(part, field.name) for part in parts)
+            for field in dataclasses.fields(Throughput)
+        }
+    )
+
+
 def profile(
     config: TrainConfig,
     steps: int,
     *,
     as_json: bool = False,
+    rounds: int = 4,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Measure the real and the free environment in one process; print a table (stderr when
-    ``as_json``, which prints one JSON line on stdout). Returns the figures."""
+    """Measure the real and the free environment in one process, ``steps`` steps each in
+    ``rounds`` alternating rounds; print a table (stderr when ``as_json``, which prints one JSON
+    line on stdout). Returns the figures."""
     log = log if log is not None else (lambda text: print(text, file=sys.stderr))
-    real = measure(config, steps, free=False, log=log)
-    free = measure(config, steps, free=True, log=log)
+    # In rounds, alternating which goes first, so that a machine whose load drifts (other work,
+    # a thermal limit) slows both measurements alike instead of the second one only.
+    share = max(1, steps // rounds)
+    parts: dict[bool, list[Throughput]] = {False: [], True: []}
+    for index in range(rounds):
+        for free in (False, True) if index % 2 == 0 else (True, False):
+            parts[free].append(measure(config, share, free=free, log=log))
+    real, free = combined(parts[False]), combined(parts[True])
     ratio = real.steps_per_second / free.steps_per_second
     result = {
         "num_players": config.num_players,
         "n_envs": config.resolved_n_envs(),
         "vec_env": config.vec_env,
-        "steps": steps,
+        "steps": real.steps,
+        "rounds": rounds,
         "real": real.to_dict(),
         "free": free.to_dict(),
         "real_over_free": round(ratio, 4),
@@ -174,7 +194,8 @@ def profile(
     rows = [("real environment", real), ("free environment", free)]
     print(
         f"{config.num_players} players, {config.resolved_n_envs()} {config.vec_env} "
-        f"environments, {steps} steps each, learner from {config.source}",
+        f"environments, {real.steps} steps each in {rounds} alternating rounds, learner from "
+        f"{config.source}",
         file=out,
     )
     header = (

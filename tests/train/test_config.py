@@ -220,3 +220,13 @@ def test_device_auto_is_the_cpu_without_a_gpu() -> None:
     assert resolve_device("cpu") == "cpu"
     expected = "cuda" if torch.cuda.is_available() else None
     assert resolve_device("auto") in ((expected,) if expected else ("cpu", "mps"))
+
+
+def test_learn_threads_default_leaves_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    config = config_from_dict({})
+    for cores, threads in ((1, 1), (2, 1), (16, 15)):
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
+        assert config.resolved_learn_threads() == threads
+    assert config.replace(learn_threads=2).resolved_learn_threads() == 2

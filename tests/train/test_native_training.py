@@ -185,7 +185,7 @@ def test_profile_compares_real_and_free_environments(
     assert json.loads(out.strip().splitlines()[-1]) == result
     assert "real / free throughput" in err
     assert result["real"]["steps"] >= 512 and result["free"]["steps"] >= 512
-    assert result["real_over_free"] > 0
+    assert result["real_over_free"] > 0 and result["rounds"] == 4
     for figures in (result["real"], result["free"]):
         parts = ("env_share", "opponent_share", "inference_share", "learn_share")
         assert 0.5 < sum(figures[k] for k in parts) + figures["overhead_share"] <= 1.01
