@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -197,6 +198,9 @@ def spawn(args: list[str]) -> pexpect.spawn:
         timeout=30,
         dimensions=(40, 120),
         searchwindowsize=4000,
+        # Ctrl-C as in a terminal, even when the tests were started in the background
+        # (`make test &` leaves SIGINT ignored, and children inherit that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         env={"TERM": "xterm", "PATH": "/usr/bin:/bin"},
     )
     child.delaybeforesend = None
@@ -335,12 +339,13 @@ def test_ctrl_c_is_held_while_an_action_is_applied_and_logged():
 
     from agents.cli.play import interrupts_deferred
 
+    before = signal.getsignal(signal.SIGINT)  # SIG_IGN under `make test &`
     reached_the_end = False
     with pytest.raises(KeyboardInterrupt), interrupts_deferred():
         os.kill(os.getpid(), signal.SIGINT)
         reached_the_end = True  # the interrupt waits until the block is done
     assert reached_the_end
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before  # restored
 
 
 def test_default_log_goes_to_the_games_folder_and_is_printed(cli, tmp_path, monkeypatch):
