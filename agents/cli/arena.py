@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS, round_up_games, run_arena
-from agents.cli.common import non_negative_int
+from agents.cli.common import add_ray_argument, non_negative_int, report_errored_games
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
 
@@ -71,15 +71,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="parallel processes (default: all cores; 1 = in this process)",
     )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="default",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
-        "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
-    )
+    add_ray_argument(parser)
     parser.add_argument(
         "--out",
         type=Path,
@@ -165,15 +157,4 @@ def main(argv: list[str] | None = None) -> int:
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(summary.to_json(), separators=(",", ":")))
-    if run.errors:
-        print(
-            f"arena: {len(run.errors)} game(s) ended in an error (see above)"
-            + (
-                f"; they are not recorded in {args.out}: run again to retry them"
-                if args.out
-                else ""
-            ),
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+    return report_errored_games("arena", len(run.errors), args.out)

@@ -196,3 +196,29 @@ def add_forwarding_parser(subparsers: Any, name: str, target: str, summary: str)
         name, help=summary, add_help=False, description=f"{summary} (runs {target})"
     )
     parser.set_defaults(forward_target=target)
+
+
+def add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    """``--ray [ADDRESS]``: play the games as tasks on a Ray cluster (arena, tournament)."""
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="default",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
+        "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
+    )
+
+
+def report_errored_games(command: str, errors: int, out: object) -> int:
+    """The exit status of a run of games: 1 (with a line on stderr) when ``errors`` games ended
+    in an error, which are not recorded in the results file ``out`` (a re-run retries them)."""
+    if not errors:
+        return 0
+    print(
+        f"{command}: {errors} game(s) ended in an error (see above)"
+        + (f"; they are not recorded in {out}: run again to retry them" if out else ""),
+        file=sys.stderr,
+    )
+    return 1

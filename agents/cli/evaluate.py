@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS
-from agents.cli.common import non_negative_int
+from agents.cli.common import non_negative_int, report_errored_games
 from agents.registry import AgentUnavailableError, split_specs
 from agents.stats import print_summary
 from agents.training.evaluate import evaluate_model, model_players
@@ -135,15 +135,4 @@ def main(argv: list[str] | None = None) -> int:
         args.report.write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(evaluation.to_json(), separators=(",", ":")))
-    if summary.errors:
-        print(
-            f"evaluate: {len(summary.errors)} game(s) ended in an error (see above)"
-            + (
-                f"; they are not recorded in {args.out}: run again to retry them"
-                if args.out
-                else ""
-            ),
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+    return report_errored_games("evaluate", len(summary.errors), args.out)

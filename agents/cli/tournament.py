@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from agents.cli.common import non_negative_int
+from agents.cli.common import add_ray_argument, non_negative_int
 from agents.registry import AgentUnavailableError
 from agents.tournament import load_config, print_report, run_tournament
 
@@ -44,15 +44,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="parallel processes (default: the config's, else all cores)",
     )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="default",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
-        "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
-    )
+    add_ray_argument(parser)
     parser.add_argument(
         "--out",
         "--output",
