@@ -74,6 +74,8 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.globals["player_colour"] = lambda seat: hex_colour(PLAYER_COLOURS[seat % 4])
+    legend = [(Markup(picture), meaning) for picture, meaning in svg.dice_legend_svg()]
+    env.globals["dice_legend"] = lambda: legend
     return env
 
 

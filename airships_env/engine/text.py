@@ -47,11 +47,20 @@ ARROW = "→"
 # Kinds of a single die (Die.kind).
 KEPT, DROPPED, FIXED, COLOUR = "kept", "dropped", "fixed", "colour"
 
-#: What the dice notation of every renderer means (T4: the best dice of each colour count).
-DICE_LEGEND = (
-    "dice: [4] rolled and counted in the total · (4) rolled, not counted (only the best dice "
-    "of each colour the cost asks for count) · R<5> a fixed die (Engineer): never rolled, "
-    "counted when among the best · 2W+1R a cost or a pool: 2 white and 1 red dice"
+#: The dice notation of every renderer (T4: the best dice of each colour count): per kind of
+#: die, the terminal's notation and what it means. The web app draws the same kinds as dice.
+DICE_NOTATION: tuple[tuple[str, str, str], ...] = (
+    (KEPT, "[4]", "rolled and counted in the total"),
+    (
+        DROPPED,
+        "(4)",
+        "rolled, not counted (only the best dice of each colour the cost asks for count)",
+    ),
+    (FIXED, "R<5>", "a fixed die (Engineer): never rolled, counted when among the best"),
+    (COLOUR, "2W+1R", "a cost or a pool: 2 white and 1 red dice"),
+)
+DICE_LEGEND = "dice: " + " · ".join(
+    f"{notation} {meaning}" for _, notation, meaning in DICE_NOTATION
 )
 
 # What a result is called where it is shown (ActionRecord.result).

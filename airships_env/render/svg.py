@@ -24,8 +24,10 @@ from airships_env.engine.model import EMPTY
 from airships_env.engine.text import (
     ARROW,
     COLOUR,
+    DICE_NOTATION,
     DROPPED,
     FIXED,
+    KEPT,
     Dice,
     Die,
     RollGroup,
@@ -581,6 +583,25 @@ def dice_svg(groups: Sequence[RollGroup], size: int = 30) -> str:
             x += 6 + 3 * fixed
         x += 10
     return svg.svg(max(x, 8), size + 8, "the dice", "dice")
+
+
+def dice_legend_svg(size: int = 20) -> list[tuple[str, str]]:
+    """The dice notation (text.DICE_NOTATION) as the web draws it: per kind, the picture and
+    what it means."""
+    white, red = 0, 1
+    items = []
+    for kind, notation, meaning in DICE_NOTATION:
+        svg = _Svg()
+        if kind == COLOUR:
+            right = svg.dice_counts(3, 4, size, (2, 1, 0))
+        elif kind == FIXED:
+            right = svg.die(6, 4, size, red, "5", fixed=True) + 3
+        elif kind in (KEPT, DROPPED):
+            right = svg.die(3, 4, size, white, "4", dim=kind == DROPPED)
+        else:  # pragma: no cover - a kind added to DICE_NOTATION without a picture
+            raise ValueError(f"no picture for the dice kind {kind!r}")
+        items.append((svg.svg(right + 3, size + 8, notation, "dice"), meaning))
+    return items
 
 
 def tokens_svg(tokens: Sequence[Token], size: int = 20, ink: RGB = TEXT) -> str:

@@ -275,3 +275,19 @@ def test_log_folder_listing(client, folders: tuple[Path, Path]) -> None:
     page = client.get("/").text
     assert "web-7" in page and "line 1: not valid JSON" in page
     assert client.get("/game/broken").status_code == 422
+
+
+def test_the_dice_legend_is_on_the_game_and_replay_pages(client) -> None:
+    """The pages explain the dice they draw, with the terminal's meanings (one owner)."""
+    from html import escape
+
+    from airships_env.engine.text import DICE_NOTATION
+
+    game_id = new_game(client)
+    pages = (client.get(f"/game/{game_id}").text, client.get(f"/replay/{game_id}").text)
+    for page in pages:
+        assert 'id="dice-legend"' in page
+        legend = page[page.index('id="dice-legend"') :]
+        for _, notation, meaning in DICE_NOTATION:
+            assert f'aria-label="{escape(notation)}"' in legend
+            assert escape(meaning) in legend
