@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from agents.workers import THREAD_VARIABLES, single_threaded_workers
+from tests.processes import alive, assert_processes_end
 
 
 def _thread_settings() -> dict[str, str | None]:
@@ -60,14 +61,6 @@ class SlowAgent:
         return self.inner.act(decision)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find the workers")
 def test_arena_workers_die_with_their_parent_on_kill_9(tmp_path) -> None:
     import signal
@@ -90,17 +83,11 @@ def test_arena_workers_die_with_their_parent_on_kill_9(tmp_path) -> None:
             assert parent.poll() is None, "the arena ended before its workers started"
             time.sleep(0.2)
         workers = [int(path.name) for path in marks.iterdir()]
-        assert len(workers) >= 2 and all(_alive(pid) for pid in workers)
+        assert len(workers) >= 2 and all(alive(pid) for pid in workers)
     finally:
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in workers if _alive(pid)]
-    for pid in left:  # do not leave them behind when the test fails
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"workers {left} outlived their parent"
+    assert_processes_end(workers, 10, "workers")
 
 
 def test_single_threaded_blas_limits_numpys_blas_in_this_process() -> None:

@@ -11,10 +11,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.processes import alive, assert_processes_end
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,14 +36,6 @@ time.sleep(600)
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find the workers")
 def test_subproc_workers_die_with_the_training_process_on_kill_9() -> None:
     parent = subprocess.Popen(
@@ -55,14 +48,8 @@ def test_subproc_workers_die_with_the_training_process_on_kill_9() -> None:
     try:
         assert parent.stdout is not None
         workers = [int(pid) for pid in parent.stdout.readline().split()]
-        assert len(workers) == 2 and all(_alive(pid) for pid in workers), workers
+        assert len(workers) == 2 and all(alive(pid) for pid in workers), workers
     finally:
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-    deadline = time.monotonic() + 15
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in workers if _alive(pid)]
-    for pid in left:  # do not leave them behind when the test fails
-        os.kill(pid, signal.SIGKILL)
-    assert not left, f"environment workers {left} outlived the training process"
+    assert_processes_end(workers, 15, "environment workers")
