@@ -6,7 +6,10 @@ the win rate with its Wilson 95% interval against minutes of wall time, one line
 
     python scripts/plot_training.py runs/ppo_2p runs/ppo_2p_subproc --opponent heuristic \\
         --label "fast recipe (native core)" --label "old recipe (subprocess envs)" \\
-        --target 0.55 --out docs/time_to_strength.png
+        --target 0.55 --out time_to_strength.png
+
+A run may also be given as its ``evaluations.jsonl`` alone (the README's figure is drawn from
+the copies in ``docs/time_to_strength/``).
 
 Rows written before ``wall_seconds`` was recorded have no time and are skipped (with a note).
 """
@@ -20,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 
-def read_curve(run_dir: Path, opponent: str) -> list[dict[str, Any]]:
-    """The evaluation rows of ``run_dir`` against ``opponent`` that have a wall time, by time."""
-    path = run_dir / "eval" / "evaluations.jsonl"
+def read_curve(run: Path, opponent: str) -> list[dict[str, Any]]:
+    """The evaluation rows of ``run`` against ``opponent`` that have a wall time, by time.
+    ``run`` is a training run directory or an evaluations file kept from one (the README's
+    figure is drawn from the copies in ``docs/time_to_strength/``)."""
+    path = run if run.is_file() else run / "eval" / "evaluations.jsonl"
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no evaluations (is {run_dir} a training run?)")
+        raise FileNotFoundError(f"{path}: no evaluations (is {run} a training run?)")
     rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -103,7 +108,9 @@ def plot_curves(
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="training run directories")
+    parser.add_argument(
+        "runs", nargs="+", type=Path, help="training run directories (or their evaluations.jsonl)"
+    )
     parser.add_argument("--opponent", default="heuristic", help="evaluation opponent")
     parser.add_argument(
         "--label", action="append", default=None, help="a legend label per run, in order"

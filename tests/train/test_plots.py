@@ -62,3 +62,21 @@ def test_plot_marks_the_first_time_the_target_is_reached(
 
 def test_plot_refuses_a_directory_without_evaluations(tmp_path: Path) -> None:
     assert main([str(tmp_path), "--out", str(tmp_path / "x.png")]) == 2
+
+
+def test_a_run_given_as_its_evaluations_file(tmp_path: Path) -> None:
+    """The README's figure is drawn from evaluation files kept in docs/, not run directories."""
+    run = fake_run(tmp_path, "kept", [0.5, 0.6], minutes_apart=3)
+    kept = tmp_path / "kept.jsonl"
+    kept.write_bytes((run / "eval" / "evaluations.jsonl").read_bytes())
+    assert read_curve(kept, "heuristic") == read_curve(run, "heuristic")
+    with pytest.raises(FileNotFoundError, match=r"missing\.jsonl"):
+        read_curve(tmp_path / "missing.jsonl", "heuristic")
+
+
+def test_the_readme_figure_is_drawn_from_the_kept_evaluations(tmp_path: Path) -> None:
+    """docs/time_to_strength/ holds the evaluations the README's figure shows."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "time_to_strength"
+    kept = sorted(docs.glob("*.jsonl"))
+    assert kept, f"no evaluation files in {docs}"
+    assert main([*map(str, kept), "--target", "0.55", "--out", str(tmp_path / "t.png")]) == 0
