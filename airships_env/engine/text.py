@@ -47,8 +47,12 @@ ARROW = "→"
 # Kinds of a single die (Die.kind).
 KEPT, DROPPED, FIXED, COLOUR = "kept", "dropped", "fixed", "colour"
 
-#: The dice notation of every renderer (T4: the best dice of each colour count): per kind of
-#: die, the terminal's notation and what it means. The web app draws the same kinds as dice.
+# Dice given as counts per colour (Dice): a cost or a pool.
+POOL = "pool"
+
+#: The dice notation of every renderer (T4: the best dice of each colour count): per kind
+#: (of a Die, or POOL), the terminal's notation and what it means. The web app draws the same
+#: kinds as dice.
 DICE_NOTATION: tuple[tuple[str, str, str], ...] = (
     (KEPT, "[4]", "rolled and counted in the total"),
     (
@@ -57,7 +61,7 @@ DICE_NOTATION: tuple[tuple[str, str, str], ...] = (
         "rolled, not counted (only the best dice of each colour the cost asks for count)",
     ),
     (FIXED, "R<5>", "a fixed die (Engineer): never rolled, counted when among the best"),
-    (COLOUR, "2W+1R", "a cost or a pool: 2 white and 1 red dice"),
+    (POOL, "2W+1R", "a cost or a pool: 2 white and 1 red dice"),
 )
 DICE_LEGEND = "dice: " + " · ".join(
     f"{notation} {meaning}" for _, notation, meaning in DICE_NOTATION

@@ -28,6 +28,7 @@ from airships_env.engine.text import (
     DROPPED,
     FIXED,
     KEPT,
+    POOL,
     Dice,
     Die,
     RollGroup,
@@ -592,7 +593,7 @@ def dice_legend_svg(size: int = 20) -> list[tuple[str, str]]:
     items = []
     for kind, notation, meaning in DICE_NOTATION:
         svg = _Svg()
-        if kind == COLOUR:
+        if kind == POOL:
             right = svg.dice_counts(3, 4, size, (2, 1, 0))
         elif kind == FIXED:
             right = svg.die(6, 4, size, red, "5", fixed=True) + 3
