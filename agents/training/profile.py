@@ -176,8 +176,8 @@ def profile(
     share = max(1, steps // rounds)
     parts: dict[bool, list[Throughput]] = {False: [], True: []}
     for index in range(rounds):
-        for free in (False, True) if index % 2 == 0 else (True, False):
-            parts[free].append(measure(config, share, free=free, log=log))
+        for is_free in (False, True) if index % 2 == 0 else (True, False):
+            parts[is_free].append(measure(config, share, free=is_free, log=log))
     real, free = combined(parts[False]), combined(parts[True])
     ratio = real.steps_per_second / free.steps_per_second
     result = {

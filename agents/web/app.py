@@ -501,7 +501,7 @@ class WebApp:
         index = {agent: i for i, agent in enumerate(agents)}
         matrix = []
         for a in order:
-            cells = []
+            cells: list[dict[str, Any] | None] = []
             for b in order:
                 if a == b or a not in index or b not in index:
                     cells.append(None)
