@@ -74,8 +74,9 @@ def _templates() -> Environment:
         lstrip_blocks=True,
     )
     env.globals["player_colour"] = lambda seat: hex_colour(PLAYER_COLOURS[seat % 4])
-    legend = [(Markup(picture), meaning) for picture, meaning in svg.dice_legend_svg()]
-    env.globals["dice_legend"] = lambda: legend
+    env.globals["dice_legend"] = [
+        (Markup(picture), meaning) for picture, meaning in svg.dice_legend_svg()
+    ]
     return env
 
 
