@@ -1,0 +1,195 @@
+"""The game protocol: what a game gives the tools above it (environments, bots, arena, CLI, web).
+
+A game is a folder that fills two small protocols, :class:`GameState` (one game in progress)
+and :class:`Game` (the static facts and factories of one game), and registers itself in
+:mod:`airships_env.registry`. Nothing generic imports a game's internals: it asks the
+:class:`Game` for them.
+
+Why this shape. The state side takes OpenSpiel's vocabulary (``current_player``,
+``legal_actions``, ``apply_action``, ``is_terminal``, ``clone``, ``resample_from_infostate``
+here called ``determinize``): it is what every search and RL paper and most engines speak, and
+Airships' engine already spoke it. Unlike OpenSpiel, chance is not a player: an action's chance
+outcome (dice, a card drawn) happens inside ``apply_action`` from the state's own generator and
+is returned in the action's frozen record, so a log replays without the generator (pokerkit's
+operations) and agents never see a chance node. The game side takes pgx's idea of a small static
+record with a registry that imports lazily (``make(name)``), and OpenSpiel's ``GameType``: name,
+version, player counts, action table and observation layout are facts the game states once, so
+no tool writes "2 to 4 players" or an action index of one game. Presentation (text, ANSI,
+picture, SVG) is a separate :class:`Presenter`, so the engine never imports its renderers.
+
+Hidden information. ``view(seat)`` is the only way a tool gives a seat the game: a copy in
+which whatever that seat may not see is replaced by a canonical arrangement and the generator
+is gone (a view refuses to advance). ``determinize(rng)`` re-deals what a view hides, at random
+and consistently with everything the view shows, into a playable state (for search). Two states
+that differ only in what a seat cannot see give that seat equal views: the conformance suite's
+leak test holds every game to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["ActionRecord", "Game", "GameState", "Outcome", "Presenter", "ranks_from"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: every seat's score, the winners and each seat's place."""
+
+    scores: tuple[float, ...]  # the game's own final score per seat
+    winners: tuple[int, ...]  # seats sharing the win (empty: a draw with no winner)
+    ranks: tuple[int, ...]  # 1 = first; equal places share a rank (1, 2, 2, 4)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "ranks": list(self.ranks),
+        }
+
+
+def ranks_from(winners: Sequence[int], keys: Sequence[Any]) -> tuple[int, ...]:
+    """Places from the winners and a sort key per seat (higher is better): the winners share
+    place 1, the others follow by key; equal keys share a place (1, 2, 2, 4)."""
+    winning = set(winners)
+    others = [keys[seat] for seat in range(len(keys)) if seat not in winning]
+    return tuple(
+        1 if seat in winning else 1 + len(winning) + sum(other > keys[seat] for other in others)
+        for seat in range(len(keys))
+    )
+
+
+@runtime_checkable
+class ActionRecord(Protocol):
+    """The frozen record of one applied action: the choice and what chance did."""
+
+    action: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict from which the game's ``record_from_dict`` rebuilds the record."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One game in progress, true or as one seat sees it."""
+
+    num_players: int
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (meaningless once the game is over)."""
+        ...
+
+    def legal_actions(self) -> list[int]:
+        """The legal action indices of the seat to act, sorted (a fresh list)."""
+        ...
+
+    def apply_action(self, action: int) -> Any:
+        """Apply a legal action; the frozen :class:`ActionRecord`; IllegalActionError else."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """Scores, winners and places once the game is over; None before."""
+        ...
+
+    def clone(self) -> Any:
+        """A cheap independent copy, the generator's state included."""
+        ...
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may see: hidden parts canonical, no generator; refuses to advance."""
+        ...
+
+    def determinize(self, rng: np.random.Generator) -> Any:
+        """A playable state with what the view hides re-dealt from ``rng``, consistent with it."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; the game's ``state_from_dict`` restores the identical state."""
+        ...
+
+
+@runtime_checkable
+class Presenter(Protocol):
+    """How a game is shown to people: one line per record, a terminal table, a picture, SVG."""
+
+    def record_text(self, record: Any, state: Any) -> str:
+        """One line describing ``record`` (``state``: the game after it) for logs and replays."""
+        ...
+
+    def ansi(self, view: Any, seat: int | None, last_record: Any | None) -> str:
+        """The table as text with ANSI colours, seen by ``seat`` (None: a spectator)."""
+        ...
+
+    def rgb(self, view: Any, seat: int | None, last_record: Any | None) -> np.ndarray:
+        """The table as an RGB picture (height x width x 3, uint8)."""
+        ...
+
+    def svg(self, view: Any, seat: int | None, last_record: Any | None) -> str:
+        """The table as an SVG document for the web page."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The static facts and factories of one game (OpenSpiel's GameType, pgx's Env)."""
+
+    name: str  # registry name: "airships", "clockwork", ...
+    title: str  # for people: "Airships", "Escape from Clockwork City"
+    version: int  # the environment's version: the N of airships_vN / Airships-vN
+    player_counts: tuple[int, ...]  # the table sizes the rules allow, ascending
+    num_actions: int  # size of the fixed action table
+
+    def action_name(self, action: int) -> str:
+        """The readable name of an action index."""
+        ...
+
+    def new_state(
+        self,
+        num_players: int,
+        seed: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        options: Any = None,
+        data: Any = None,
+    ) -> Any:
+        """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``)."""
+        ...
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """The state a ``GameState.to_dict`` wrote."""
+        ...
+
+    def record_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """The record an ``ActionRecord.to_dict`` wrote."""
+        ...
+
+    def replay_action(self, state: Any, record: Any) -> Any:
+        """Apply ``record``'s action with the chance it records; the new record (must equal)."""
+        ...
+
+    def observation_layout(self, num_players: int) -> list[tuple[str, int]]:
+        """The named pieces ``(name, size)`` of a seat's flat float32 observation, in order."""
+        ...
+
+    def observe(self, view: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation of a view (or a true state), a fresh float32 vector."""
+        ...
+
+    def bots(self) -> Mapping[str, str]:
+        """The game's own agents: spec name -> ``'module:Class'`` (imported on first use)."""
+        ...
+
+    def presenter(self) -> Presenter:
+        """The game's :class:`Presenter`."""
+        ...
