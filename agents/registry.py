@@ -18,6 +18,7 @@ A value cannot itself contain a comma; pass such an agent with a repeated ``--ag
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from importlib import import_module
 from typing import Any
@@ -174,6 +175,18 @@ def agent_options(cls: type) -> tuple[list[str], bool]:
 _VALUE_WORDS = {"int": "a whole number", "float": "a number", "bool": "true or false"}
 
 
+def non_finite_option(spec: str, options: dict[str, Any]) -> str:
+    """The message refusing the first option that is NaN or infinite (a float option of any
+    agent: no budget, weight or threshold is a NaN or an infinity), or "" when none is."""
+    for key, value in options.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            return (
+                f"agent spec {spec!r}: option {key}={value}: expected a finite number "
+                f"(nan and inf are not allowed)"
+            )
+    return ""
+
+
 def _check_option_types(spec: str, cls: type, options: dict[str, Any]) -> None:
     """Refuse an option whose value cannot be what the constructor's annotation says (only
     annotations made of int, float, bool and None are checked), naming what is allowed."""
@@ -232,6 +245,9 @@ def make_agent(
             f"{name!r} takes: {', '.join(valid) or 'no options'}"
         )
     _check_option_types(spec, cls, options)
+    problem = non_finite_option(spec, options)
+    if problem:
+        raise ValueError(problem)
     if "rng" in inspect.signature(cls).parameters and rng is not None:
         options["rng"] = rng
     try:

@@ -7,6 +7,8 @@ It binds to 127.0.0.1 unless told otherwise; games are the JSON-lines logs of a 
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +27,13 @@ EPILOG = """\
 examples:
   airships serve                          # http://127.0.0.1:8000
   airships serve --port 8080 --games my-games --results results
+  airships serve --port 0                 # a free port: the banner says which
   open http://127.0.0.1:8000/play?players=2&opponents=heuristic&seat=0&seed=7
 
 errors (one line):
   airships serve needs the web extra (starlette is missing): pip install -e '.[web]'
   DIR: cannot create the games folder: ...
-  [Errno 98] address already in use                     (another server on --port)
+  port 8000 is in use on 127.0.0.1: stop the other server or choose another --port
 """
 
 
@@ -78,6 +81,29 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, before anything is printed; a busy port
+    is one line, "port P is in use"."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise UsageError(f"--host {host}: not an address of this machine ({exc.strerror})") from exc
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise CLIError(
+                f"port {port} is in use on {host}: stop the other server or choose another --port"
+            ) from exc
+        raise CLIError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from exc
+    return sock
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C."""
     try:
@@ -94,7 +120,14 @@ def run(args: argparse.Namespace) -> int:
         args.games.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CLIError(f"{args.games}: cannot create the games folder: {exc.strerror}") from exc
+    sock = listen(args.host, args.port)  # fails before the banner when the port is busy
+    port = sock.getsockname()[1]
     app = create_app(args.games, args.results, args.pace, args.max_upload)
-    print(f"Airships: http://{args.host}:{args.port}/ (games in {args.games}; Ctrl-C stops)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Airships: http://{shown}:{port}/ (games in {args.games}; Ctrl-C stops)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
     return 0

@@ -20,21 +20,37 @@ Routes::
     GET  /results/{name}           leaderboard, pairwise matrix and plots
 
 Errors answer with their status (404 unknown game, 409 stale or illegal action naming the legal
-actions, 400 bad input or a log that is not a game log, 413 an upload over the limit), as a page
-or, for ``Accept: application/json``, as ``{"error": ..., "legal_actions": [...]}``.
+actions, 400 bad input naming the field or a log that is not a game log, 413 an upload or a body
+over the limit, 503 when the bots' queue is full), as a page or, for ``Accept:
+application/json``, as ``{"error": ..., "legal_actions": [...]}``. Every number of a request is
+range-checked before it is used (:mod:`agents.web.inputs`).
+
+Bots move on a few worker threads (:class:`BotWorkers`) with a bounded queue, never on the event
+loop: the server keeps answering while a bot thinks, and a search bot's move is capped at
+:data:`~agents.web.games.MOVE_SECONDS`.
+
+The markup contract the browser tests of every game rely on: the game's page carries
+``data-game="NAME"`` on one element, each legal choice is an element with
+``data-action="INDEX"``, and a finished game shows ``data-testid="game-over"``;
+``/play?game=NAME&players=N&opponents=SPEC,...&seat=S&seed=K`` starts a game.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -42,8 +58,20 @@ from starlette.staticfiles import StaticFiles
 
 from agents.cli.common import meta_agents, player_labels
 from agents.registry import AGENTS
-from agents.web.games import GAME_ID, GameError, GameStore, LiveGame, checked_opponents
+from agents.web.games import (
+    DEFAULT_GAME,
+    GAME_ID,
+    MAX_SEED,
+    GameError,
+    GameStore,
+    LiveGame,
+    checked_game,
+    checked_opponents,
+    log_game,
+)
+from agents.web.inputs import body_fields, flag, text_field, whole_number
 from airships_env.engine import (
+    ACTION_NAMES,
     CHIP_DECISION,
     PHASE_NAMES,
     ActionRecord,
@@ -64,6 +92,43 @@ from airships_env.render.palette import PLAYER_COLOURS, hex_colour
 HERE = Path(__file__).resolve().parent
 PLOTS = ("ratings", "pairwise")
 DEFAULT_PACE_MS = 700
+MAX_PACE_MS = 60_000
+#: The most steps a game or a replay position may be asked for (a game has a few hundred).
+MAX_STEP = 1_000_000
+#: Bot moves thinking at once (one per core of a small machine), and waiting at most.
+BOT_WORKERS = 2
+BOT_QUEUE = 8
+
+T = TypeVar("T")
+
+
+class BotWorkers:
+    """Bot moves off the event loop: ``workers`` threads and at most ``queue`` moves waiting or
+    running; a move beyond that is refused (503) rather than queued without end."""
+
+    def __init__(self, workers: int = BOT_WORKERS, queue: int = BOT_QUEUE):
+        self.executor = ThreadPoolExecutor(workers, thread_name_prefix="airships-bot")
+        self.queue = queue
+        self._pending = 0
+        self._lock = threading.Lock()
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on a worker thread and wait for it without blocking the event loop."""
+        with self._lock:
+            if self._pending >= self.queue:
+                raise GameError(
+                    503, f"the bots are busy ({self._pending} moves waiting): try again shortly"
+                )
+            self._pending += 1
+        try:
+            return await asyncio.wrap_future(self.executor.submit(work))
+        finally:
+            with self._lock:
+                self._pending -= 1
+
+    def close(self) -> None:
+        """Stop taking moves (a move already thinking finishes on its thread)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _templates() -> Environment:
@@ -239,6 +304,7 @@ class WebApp:
         self.results = Path(results).resolve()
         self.pace_ms = pace_ms
         self.templates = _templates()
+        self.bots = BotWorkers()
 
     # -- responses ----------------------------------------------------------------------------
     def page(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
@@ -275,39 +341,47 @@ class WebApp:
             results=self._result_names(),
         )
 
-    def _create(self, request: Request, fields: dict[str, str]) -> Response:
+    async def _create(self, request: Request, fields: dict[str, str]) -> Response:
+        """A new game from the fields of a URL or a form, each checked before it is used."""
         try:
-            players = int(fields.get("players") or 2)
-            seat = int(fields.get("seat") or 0)
-            seed_text = (fields.get("seed") or "").strip()
-            seed = int(seed_text) if seed_text else None
-        except ValueError:
-            return self.bad(request, "players, seat and seed must be whole numbers")
-        opponents_text = fields.get("opponents")
-        if not opponents_text:
-            seats = [fields.get(f"opponent{i}", "").strip() for i in range(1, players)]
-            opponents_text = ",".join(s for s in seats if s) or "heuristic"
-        try:
+            game = checked_game(text_field(fields, "game"))
+            players = whole_number(fields, "players", 2, 4, default=2)
+            seat = whole_number(fields, "seat", 0, players - 1, default=0)
+            seed_given = bool(fields.get("seed", "").strip())
+            seed = whole_number(fields, "seed", 0, MAX_SEED) if seed_given else None
+            opponents_text = text_field(fields, "opponents")
+            if not opponents_text:
+                seats = [text_field(fields, f"opponent{i}").strip() for i in range(1, players)]
+                opponents_text = ",".join(s for s in seats if s) or "heuristic"
             opponents = checked_opponents(opponents_text)
-            game_id = self.store.create(players, seat, opponents, seed)
+            # Building bots may import a library or read a policy: off the event loop.
+            game_id = await run_in_threadpool(
+                self.store.create, players, seat, opponents, seed, game
+            )
+        except GameError as exc:
+            return self.error(request, exc)
         except ValueError as exc:
             return self.bad(request, str(exc))
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
-    def play_url(self, request: Request) -> Response:
-        """A new game by URL: ``/play?players=2&opponents=heuristic&seat=0&seed=7``."""
-        return self._create(request, dict(request.query_params))
+    async def play_url(self, request: Request) -> Response:
+        """A new game by URL: ``/play?game=airships&players=2&opponents=heuristic&seat=0&seed=7``."""
+        return await self._create(request, dict(request.query_params))
 
     async def new(self, request: Request) -> Response:
         """A new game from the form."""
-        form = await request.form(max_files=0, max_fields=20)
-        return self._create(request, {k: str(v) for k, v in form.items()})
+        try:
+            fields = await body_fields(request)
+        except GameError as exc:
+            return self.error(request, exc)
+        return await self._create(request, fields)
 
     def game(self, request: Request) -> Response:
         """The table, the person's choices (or the bot to act), the moves since, the end."""
         game_id = request.path_params["game_id"]
         try:
             game = self.store.live(game_id)
+            pace = self._pace(request)
         except GameError as exc:
             return self.error(request, exc)
         with game.lock:
@@ -322,60 +396,50 @@ class WebApp:
                 scores=scores_view(state, game.labels),
                 result=words.result_text(state, game.labels),
                 tie_break=words.tie_break_text(state, game.labels),
-                pace=self._pace(request),
+                pace=pace,
                 step=state.step,
+                game_name=DEFAULT_GAME,
             )
             return self.page("game.html", **context)
 
     def _pace(self, request: Request) -> int:
-        try:
-            return max(0, int(request.query_params.get("pace", self.pace_ms)))
-        except ValueError:
-            return self.pace_ms
+        """The milliseconds between bot moves a page asks for (``?pace=``), range-checked."""
+        return whole_number(request.query_params, "pace", 0, MAX_PACE_MS, default=self.pace_ms)
 
     async def act(self, request: Request) -> Response:
         """The person's choice: ``action`` and the ``step`` it was chosen at."""
         game_id = request.path_params["game_id"]
-        fields = await self._fields(request)
         try:
-            action, step = int(fields["action"]), int(fields["step"])
-        except (KeyError, ValueError):
-            return self.bad(request, "give action and step as whole numbers")
-        try:
-            self.store.act(game_id, action, step)
+            fields = await body_fields(request)
+            action = whole_number(fields, "action", 0, len(ACTION_NAMES) - 1)
+            step = whole_number(fields, "step", 0, MAX_STEP)
+            # The game's lock may be held by a bot thinking: wait for it off the event loop.
+            await run_in_threadpool(self.store.act, game_id, action, step)
         except GameError as exc:
             return self.error(request, exc)
-        return self._after(request, game_id)
+        return await self._after(request, game_id)
 
     async def advance(self, request: Request) -> Response:
-        """The bot to act moves (``all``: every bot move until the person's turn)."""
+        """The bot to act moves (``all``: every bot move until the person's turn), on a bot
+        worker thread."""
         game_id = request.path_params["game_id"]
-        fields = await self._fields(request)
         try:
-            step = int(fields["step"])
-        except (KeyError, ValueError):
-            return self.bad(request, "give step as a whole number")
-        try:
-            self.store.advance(game_id, step, all_moves=bool(fields.get("all")))
+            fields = await body_fields(request)
+            step = whole_number(fields, "step", 0, MAX_STEP)
+            all_moves = flag(fields, "all")
+            await self.bots.run(lambda: self.store.advance(game_id, step, all_moves=all_moves))
         except GameError as exc:
             return self.error(request, exc)
-        return self._after(request, game_id)
+        return await self._after(request, game_id)
 
-    async def _fields(self, request: Request) -> dict[str, str]:
-        if request.headers.get("content-type", "").startswith("application/json"):
-            try:
-                data = await request.json()
-            except json.JSONDecodeError:
-                return {}
-            return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
-        form = await request.form(max_files=0, max_fields=20)
-        return {k: str(v) for k, v in form.items()}
-
-    def _after(self, request: Request, game_id: str) -> Response:
+    async def _after(self, request: Request, game_id: str) -> Response:
         if "application/json" in request.headers.get("accept", ""):
-            return self._game_json(game_id)
-        pace = request.query_params.get("pace")
-        suffix = f"?pace={pace}" if pace is not None and pace.isdigit() else ""
+            return await run_in_threadpool(self._game_json, game_id)
+        try:
+            pace = self._pace(request) if "pace" in request.query_params else None
+        except GameError:
+            pace = None
+        suffix = f"?pace={pace}" if pace is not None else ""
         return RedirectResponse(f"/game/{game_id}{suffix}", status_code=303)
 
     def _game_json(self, game_id: str) -> Response:
@@ -416,21 +480,22 @@ class WebApp:
         records = log.records
         size = len(records)
         query = request.query_params
+        first = records[0].turn if records else final.turn
         try:
+            pace = self._pace(request)
             if "turn" in query and query["turn"].strip():
-                turn = int(query["turn"])
+                turn = whole_number(query, "turn", 0, MAX_STEP)
                 position = next(
                     (i for i, record in enumerate(records) if record.turn == turn), None
                 )
                 if position is None:
-                    first = records[0].turn if records else final.turn
                     return self.bad(
                         request, f"no turn {turn}: the game has turns {first} to {final.turn}"
                     )
             else:
-                position = int(query.get("step", 0))
-        except ValueError:
-            return self.bad(request, "step and turn must be whole numbers")
+                position = whole_number(query, "step", 0, MAX_STEP, default=0)
+        except GameError as exc:
+            return self.error(request, exc)
         if not 0 <= position <= size:
             return self.bad(request, f"no step {position}: the game has steps 0 to {size}")
         state = final if position == size else log.replay(upto=position)
@@ -446,7 +511,8 @@ class WebApp:
             result=words.result_text(state, labels),
             tie_break=words.tie_break_text(state, labels),
             turns=(records[0].turn if records else 1, final.turn),
-            pace=self._pace(request),
+            pace=pace,
+            game_name=log_game(log.meta),
         )
         return self.page("replay.html", **context)
 
@@ -462,7 +528,9 @@ class WebApp:
             return self.bad(request, "choose a game log file (field 'log')")
         data = await upload.read(limit + 1)
         try:
-            game_id = self.store.save_upload(upload.filename or "upload", data)
+            game_id = await run_in_threadpool(
+                self.store.save_upload, upload.filename or "upload", data
+            )
         except GameError as exc:
             return self.error(request, exc)
         return RedirectResponse(f"/replay/{game_id}", status_code=303)
@@ -573,6 +641,12 @@ def create_app(
 ) -> Starlette:
     """The ASGI app over a folder of game logs and a folder of tournament results."""
     web = WebApp(games, results, pace_ms, max_upload)
-    app = Starlette(routes=web.routes())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        yield
+        web.bots.close()
+
+    app = Starlette(routes=web.routes(), lifespan=lifespan)
     app.state.web = web
     return app

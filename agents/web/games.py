@@ -7,9 +7,14 @@ keeps each open game in memory (state, bots) and appends one record per action, 
 when the file changed on disk since (a terminal played on), the game is read again.
 
 Requests never name a path: a game is named by its id (letters, digits, ``-``, ``_``, ``.``),
-which must name a file directly inside the folder. Bots are built only from registered agent
-names with numeric options (never a dotted import path, a file or a string option), and they
-play server-side, one move per request, so that a page can show them one by one.
+which must name a file directly inside the folder (a link that leads elsewhere is refused, in
+the list of games too). Bots are built only from registered agent names with numeric options
+(never a dotted import path, a file or a string option), and they play server-side, one move per
+request, so that a page can show them one by one; a search bot's budget is capped so that one
+move thinks for at most :data:`MOVE_SECONDS` (see :func:`bot_spec`).
+
+A log records the game it is of in its header's meta (``"game": "airships"``); a log without it
+is an Airships game.
 """
 
 from __future__ import annotations
@@ -17,12 +22,20 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agents.cli.common import player_labels
-from agents.registry import AGENTS, AgentUnavailableError, parse_spec, split_specs
+from agents.registry import (
+    AGENTS,
+    AgentUnavailableError,
+    make_agent,
+    non_finite_option,
+    parse_spec,
+    split_specs,
+)
 from agents.session import (
     HUMAN,
     SERVE_TOOL,
@@ -51,9 +64,45 @@ GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 LOG_SUFFIX = ".jsonl"
 UPLOADS = "uploads"
 MAX_SEED = 2**63 - 1
-# Budgets a browser may ask of a bot (a request must not tie the server up).
-MAX_SECONDS = 5.0
+#: The most one bot move may think on this server, in seconds. A person waits for each move, the
+#: bots run on a few worker threads shared by every game, and the search bots' own defaults take
+#: 0.1 to 0.35 s a move: 3 s leaves ten times that for a stronger setting, and no more.
+MOVE_SECONDS = 3.0
+#: The most seconds one request lets the bots play in a row (``all``): the page asks again.
+ADVANCE_SECONDS = 2 * MOVE_SECONDS
+#: The largest number an agent option of a request may have (simulations, steps, weights).
 MAX_COUNT = 100_000
+#: The search bots' budget options: the time option, its units per second, and the options that
+#: count work (simulations, steps), which take as long as they take unless a time is set too.
+SEARCH_BUDGETS: dict[str, tuple[str, float, tuple[str, ...]]] = {
+    "mcts": ("seconds", 1.0, ("sims", "steps")),
+    "ismcts": ("ms", 1000.0, ("sims",)),
+}
+#: The game a log is of when its header does not say.
+DEFAULT_GAME = "airships"
+
+
+def known_games() -> tuple[str, ...]:
+    """The games this server plays and replays (one place to list them)."""
+    return (DEFAULT_GAME,)
+
+
+def checked_game(name: str | None) -> str:
+    """A game name from a request or a log (none: Airships); ValueError naming the known ones."""
+    game = (name or "").strip() or DEFAULT_GAME
+    if game not in known_games():
+        raise ValueError(
+            f"unknown game {game[:40]!r}: the known games are {', '.join(known_games())}"
+        )
+    return game
+
+
+def log_game(meta: dict[str, object]) -> str:
+    """The game a log's header names (none: Airships), refused (ValueError) when unknown."""
+    name = meta.get("game")
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"the header's game must be a name, got {name!r}")
+    return checked_game(name)
 
 
 class GameError(Exception):
@@ -71,7 +120,8 @@ class GameError(Exception):
 
 
 def checked_spec(spec: str) -> str:
-    """An opponent spec from a request: a registered agent with numeric options only.
+    """An opponent spec from a request: a registered agent with numeric options only, each in
+    range (finite, 0 to :data:`MAX_COUNT`, a time budget at most :data:`MOVE_SECONDS`).
 
     Raises ValueError naming what is refused.
     """
@@ -81,6 +131,10 @@ def checked_spec(spec: str) -> str:
             f"unknown agent {name!r}: the web app plays the registered agents "
             f"({', '.join(AGENTS)}) only"
         )
+    problem = non_finite_option(spec, options)
+    if problem:
+        raise ValueError(problem)
+    time_option = SEARCH_BUDGETS[name][:2] if name in SEARCH_BUDGETS else None
     for key, value in options.items():
         if isinstance(value, bool):
             continue
@@ -89,13 +143,34 @@ def checked_spec(spec: str) -> str:
                 f"agent spec {spec!r}: option {key}={value!r}: the web app takes numbers and "
                 f"true/false only (files and paths are for the command line)"
             )
-        if key == "seconds" and value > MAX_SECONDS:
-            raise ValueError(f"agent spec {spec!r}: seconds={value} is over {MAX_SECONDS:g}")
-        if key == "ms" and value > 1000 * MAX_SECONDS:
-            raise ValueError(f"agent spec {spec!r}: ms={value} is over {1000 * MAX_SECONDS:g}")
-        if value > MAX_COUNT or value < 0:
+        if time_option is not None and key == time_option[0]:
+            most = MOVE_SECONDS * time_option[1]
+            if not 0 < value <= most:
+                raise ValueError(
+                    f"agent spec {spec!r}: {key}={value} is over {most:g}: a bot move thinks "
+                    f"for at most {MOVE_SECONDS:g} s on this server"
+                )
+        if not 0 <= value <= MAX_COUNT:
             raise ValueError(f"agent spec {spec!r}: {key}={value} is out of range (0-{MAX_COUNT})")
     return spec.strip()
+
+
+def bot_spec(spec: str) -> str:
+    """The spec the server builds a bot from: a search bot given a count budget (``sims``,
+    ``steps``) and no time gets the time option at :data:`MOVE_SECONDS` as well, so that it
+    stops at whichever comes first (the log keeps the spec as asked)."""
+    name, options = parse_spec(spec)
+    if name not in SEARCH_BUDGETS:
+        return spec
+    time_option, per_second, counts = SEARCH_BUDGETS[name]
+    if time_option in options or not any(key in options for key in counts):
+        return spec
+    return f"{spec.strip()},{time_option}={MOVE_SECONDS * per_second:g}"
+
+
+def make_web_bot(spec: str) -> Policy:
+    """A bot as this server builds it (:func:`bot_spec`)."""
+    return make_agent(bot_spec(spec))
 
 
 def checked_opponents(text: str) -> list[str]:
@@ -146,6 +221,11 @@ class LogEntry:
     problem: str = ""
 
 
+def _modified(path: Path) -> float:
+    """When a file (or a link itself, when it leads nowhere) was last changed."""
+    return path.lstat().st_mtime
+
+
 class GameStore:
     """The games in one folder (see the module docstring)."""
 
@@ -175,20 +255,21 @@ class GameStore:
 
     def entries(self) -> list[LogEntry]:
         """The logs in the folder, newest first (a log that does not read says why)."""
-        paths = sorted(
-            self.folder.glob(f"*{LOG_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True
-        )
+        paths = sorted(self.folder.glob(f"*{LOG_SUFFIX}"), key=_modified, reverse=True)
         uploads = self.folder / UPLOADS
         if uploads.is_dir():
-            paths += sorted(uploads.glob(f"*{LOG_SUFFIX}"), key=lambda p: -p.stat().st_mtime)
+            paths += sorted(uploads.glob(f"*{LOG_SUFFIX}"), key=_modified, reverse=True)
         entries = []
         for path in paths:
             relative = path.relative_to(self.folder).with_suffix("").as_posix()
-            if not all(GAME_ID.match(part) for part in relative.split("/")[-1:]):
+            try:
+                self.path_of(relative)  # the checks /game and /replay make: links stay inside
+            except GameError:
                 continue
             try:
                 log = read_log(path)
-            except LogError as exc:
+                log_game(log.meta)
+            except (LogError, ValueError) as exc:
                 entries.append(LogEntry(relative, [], 0, 0, False, False, str(exc)))
                 continue
             players = log.initial_state.get("num_players", 0)
@@ -202,8 +283,16 @@ class GameStore:
         return entries
 
     # -- a person's games ---------------------------------------------------------------------
-    def create(self, players: int, seat: int, opponents: Sequence[str], seed: int | None) -> str:
+    def create(
+        self,
+        players: int,
+        seat: int,
+        opponents: Sequence[str],
+        seed: int | None,
+        game: str = DEFAULT_GAME,
+    ) -> str:
         """Start a new game and return its id; ValueError says what is wrong with the request."""
+        game = checked_game(game)
         if not 2 <= players <= 4:
             raise ValueError(f"players must be 2 to 4, got {players}")
         if not 0 <= seat < players:
@@ -218,7 +307,7 @@ class GameStore:
         seed = seed if seed is not None else fresh_seed()
         agents = seat_agents(specs, players, seat)
         try:
-            bots = make_bots(agents, seed)
+            bots = make_bots(agents, seed, make_web_bot)
         except (AgentUnavailableError, OSError) as exc:
             raise ValueError(f"an opponent is not available: {exc}") from exc
         state = new_game(players, seed=seed)
@@ -228,7 +317,8 @@ class GameStore:
                 game_id = f"web-{seed}" + (f"-{number}" if number > 1 else "")
                 path = self.path_of(game_id, must_exist=False)
                 try:
-                    handle = start_log(path, state, game_meta(SERVE_TOOL, seed, seat, agents))
+                    meta = {**game_meta(SERVE_TOOL, seed, seat, agents), "game": game}
+                    handle = start_log(path, state, meta)
                 except FileExistsError:
                     continue
                 size = handle.tell()
@@ -256,9 +346,11 @@ class GameStore:
     def _open(self, game_id: str, path: Path) -> LiveGame:
         try:
             log = read_log(path)
+            log_game(log.meta)
             replay(log)  # checks every record; a bad line raises LogError naming it
-        except LogError as exc:
-            raise GameError(422, str(exc)) from exc
+        except (LogError, ValueError) as exc:
+            message = str(exc) if isinstance(exc, LogError) else f"{game_id}: {exc}"
+            raise GameError(422, message) from exc
         settings = saved_settings(log)
         if settings is None:
             raise GameError(
@@ -268,7 +360,7 @@ class GameStore:
             )
         try:
             specs = [spec if spec == HUMAN else checked_spec(spec) for spec in settings.agents]
-            bots = make_bots(specs, settings.seed)
+            bots = make_bots(specs, settings.seed, make_web_bot)
             restored = restore(log, bots)
         except (ValueError, AgentUnavailableError, OSError) as exc:
             raise GameError(409, f"{game_id}: its opponents cannot play here: {exc}") from exc
@@ -342,10 +434,13 @@ class GameStore:
             if state.is_terminal() or game.human_to_act:
                 raise GameError(409, "no bot is to act now", game.legal(), state.step)
             records = []
+            started = time.monotonic()
             while not state.is_terminal() and not game.human_to_act:
                 bot = game.bots[state.current_player]
                 records.append(self._apply(game, bot.act(Decision.from_state(state))))
-                if not all_moves:
+                # One move per request, or (all) moves until the person's turn, the end, or
+                # ADVANCE_SECONDS: the page asks again for the rest.
+                if not all_moves or time.monotonic() - started >= ADVANCE_SECONDS:
                     break
             return records
 
@@ -355,9 +450,12 @@ class GameStore:
         path = self.path_of(game_id)
         try:
             log = read_log(path)
+            log_game(log.meta)
             return log, replay(log)
         except LogError as exc:
             raise GameError(422, str(exc)) from exc
+        except ValueError as exc:
+            raise GameError(422, f"{game_id}: {exc}") from exc
 
     def save_upload(self, name: str, data: bytes) -> str:
         """Check an uploaded log (it must replay) and keep it under ``uploads/``; its id."""
@@ -370,8 +468,9 @@ class GameStore:
             raise GameError(400, f"{source}: not a text file (UTF-8): {exc.reason}") from exc
         try:
             log = parse_log(text.splitlines(), source)
+            log_game(log.meta)
             replay(log)
-        except LogError as exc:
+        except ValueError as exc:  # LogError is a ValueError too
             message = str(exc)
             if not message.startswith(source):
                 message = f"{source}: {message}"

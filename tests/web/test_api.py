@@ -132,8 +132,9 @@ def test_illegal_and_stale_actions_are_refused_and_change_nothing(client, folder
     assert stale.status_code == 409 and "stale" in stale.json()["error"]
     assert stale.json()["legal_actions"]
     for data in ({"action": "x", "step": 0}, {"step": 0}, {"action": 99999999999999999999}):
-        assert client.post(f"/game/{game_id}/act", data=data).status_code in (400, 409)
-    assert client.post(f"/game/{game_id}/act", data={"action": -1, "step": 0}).status_code == 409
+        assert client.post(f"/game/{game_id}/act", data=data).status_code == 400
+    outside = client.post(f"/game/{game_id}/act", data={"action": -1, "step": 0}, headers=JSON)
+    assert outside.status_code == 400 and "action must be 0 to 82" in outside.json()["error"]
     assert client.post(f"/game/{game_id}/advance", data={"step": 0}).status_code == 409
     assert path.stat().st_size == size
     assert state(client, game_id)["step"] == 0
@@ -153,10 +154,17 @@ def test_illegal_and_stale_actions_are_refused_and_change_nothing(client, folder
         ("players=2&opponents=mcts:seconds=600", "over"),
         ("players=2&opponents=heuristic:config=x.yaml", "numbers and true/false only"),
         ("players=5&opponents=random", "players must be 2 to 4"),
-        ("players=2&opponents=random&seat=3", "seat 3 is out of range"),
+        ("players=2&opponents=random&seat=3", "seat must be 0 to 1, got 3"),
         ("players=2&opponents=random,greedy", "do not fit"),
-        ("players=two", "whole numbers"),
+        ("players=two", "field 'players' must be a whole number"),
         ("players=2&opponents=random&seed=-4", "seed must be"),
+        ("players=99999999999999999999&opponents=random", "players must be 2 to 4, got a 20-"),
+        ("players=3&seat=" + "9" * 5000, "seat must be 0 to 2, got a 5000-digit number"),
+        ("players=2&opponents=mcts:z=nan", "option z=nan: expected a finite number"),
+        ("players=2&opponents=mcts:seconds=inf", "option seconds=inf: expected a finite"),
+        ("players=2&opponents=mcts:seconds=4", "at most 3 s"),
+        ("players=2&opponents=ismcts:ms=3500", "at most 3 s"),
+        ("game=chess&players=2&opponents=random", "unknown game 'chess': the known games are"),
     ],
 )
 def test_bad_new_games_are_refused(client, folders, query: str, words: str) -> None:
