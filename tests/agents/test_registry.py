@@ -238,6 +238,27 @@ def test_an_option_of_the_wrong_kind_names_the_option_and_what_is_allowed(spec, 
     assert "invalid literal" not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:z=nan",
+        "mcts:seconds=inf",
+        "mcts:margin_weight=-inf",
+        "mcts:search_turns=NaN",
+        "ismcts:c=inf",
+        "heuristic:dice_weight=nan",
+    ],
+)
+def test_nan_and_infinity_are_refused_for_every_float_option(spec):
+    """A range check such as ``value < 0`` lets NaN through: non-finite numbers are refused
+    first, naming the option."""
+    key, _, value = spec.partition(":")[2].partition("=")
+    with pytest.raises(ValueError) as caught:
+        make_agent(spec)
+    message = str(caught.value)
+    assert f"{key}={float(value)}" in message and "finite" in message, message
+
+
 def test_a_negative_seed_names_the_seed_and_what_is_allowed(capsys):
     from agents.cli import main
 
