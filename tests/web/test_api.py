@@ -299,3 +299,59 @@ def test_the_dice_legend_is_on_the_game_and_replay_pages(client) -> None:
         for _, notation, meaning in DICE_NOTATION:
             assert f'aria-label="{escape(notation)}"' in legend
             assert escape(meaning) in legend
+
+
+def test_bot_moves_wait_in_a_bounded_queue() -> None:
+    """Moves beyond the queue are refused (503) instead of piling up; the others finish."""
+    import asyncio
+    import threading
+
+    from agents.web.app import BotWorkers
+    from agents.web.games import GameError
+
+    release = threading.Event()
+    workers = BotWorkers(workers=1, queue=2)
+
+    async def main() -> tuple[list[object], str]:
+        held = [asyncio.ensure_future(workers.run(lambda: release.wait(10))) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(GameError) as refused:
+            await workers.run(lambda: True)
+        release.set()
+        done = await asyncio.gather(*held)
+        again = await workers.run(lambda: "free again")
+        return [*done, again], f"{refused.value.status} {refused.value.message}"
+
+    try:
+        results, refusal = asyncio.run(main())
+    finally:
+        release.set()
+        workers.close()
+    assert results == [True, True, "free again"]
+    assert refusal.startswith("503 the bots are busy (2 moves waiting)")
+
+
+def test_logs_name_their_game(client, folders) -> None:
+    """A web log's header names its game; a log without it reads as Airships, and a log of a
+    game this server does not know is refused naming it."""
+    games, _ = folders
+    game_id = new_game(client, "game=airships&players=2&opponents=random&seat=0&seed=8")
+    lines = (games / f"{game_id}.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["meta"]["game"] == "airships"
+    del header["meta"]["game"]
+    (games / "plain.jsonl").write_text(
+        "\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8"
+    )
+    assert client.get("/replay/plain").status_code == 200
+    assert state(client, "plain")["step"] == 0
+    header["meta"]["game"] = "chess"
+    other = "\n".join([json.dumps(header), *lines[1:]]) + "\n"
+    (games / "other.jsonl").write_text(other, encoding="utf-8")
+    for path in ("/replay/other", "/api/game/other"):
+        response = client.get(path, headers=JSON)
+        assert response.status_code == 422
+        assert "unknown game 'chess': the known games are airships" in response.json()["error"]
+    assert "unknown game &#39;chess&#39;" in client.get("/").text
+    upload = client.post("/replays", files={"log": ("o.jsonl", other.encode())}, headers=JSON)
+    assert upload.status_code == 400 and "unknown game 'chess'" in upload.json()["error"]

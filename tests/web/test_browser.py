@@ -164,3 +164,31 @@ def test_new_game_form(browser, server) -> None:
     next_state(page)
     assert "P1 (you)" in page.content()
     page.close()
+
+
+def test_the_markup_contract_plays_a_whole_game(browser, server) -> None:
+    """The contract every game's browser tests use: /play?game=NAME starts a game, the page
+    names its game with data-game, the legal choices are data-action elements, and clicking
+    them ends in data-testid=game-over."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server.url}/play?game=airships&players=2&opponents=heuristic&seat=0&seed=7")
+    clicks = 0
+    while True:
+        page.wait_for_selector("[data-action], [data-testid=game-over]", timeout=TIMEOUT_MS)
+        assert page.locator("[data-game]").count() == 1
+        assert page.locator("[data-game]").get_attribute("data-game") == "airships"
+        if page.locator("[data-testid=game-over]").count():
+            break
+        choices = page.locator("[data-action]")
+        before = page.locator("input[name=step]").first.get_attribute("value")
+        choices.nth(clicks % choices.count()).click()
+        page.wait_for_function(
+            "step => !document.querySelector('input[name=step]') ||"
+            " document.querySelector('input[name=step]').value !== step",
+            arg=before,
+            timeout=TIMEOUT_MS,
+        )
+        clicks += 1
+        assert clicks < 400, "the game did not end"
+    assert clicks > 5
+    page.close()
