@@ -69,7 +69,14 @@ from agents.web.games import (
     checked_opponents,
     log_game,
 )
-from agents.web.inputs import body_fields, flag, text_field, whole_number
+from agents.web.inputs import (
+    body_fields,
+    flag,
+    read_body,
+    replayed,
+    text_field,
+    whole_number,
+)
 from airships_env.engine import (
     ACTION_NAMES,
     CHIP_DECISION,
@@ -93,6 +100,8 @@ HERE = Path(__file__).resolve().parent
 PLOTS = ("ratings", "pairwise")
 DEFAULT_PACE_MS = 700
 MAX_PACE_MS = 60_000
+#: Room for the multipart form around an uploaded log (boundaries, headers, other fields).
+UPLOAD_MARGIN = 64 * 1024
 #: The most steps a game or a replay position may be asked for (a game has a few hundred).
 MAX_STEP = 1_000_000
 #: Bot moves thinking at once (one per core of a small machine), and waiting at most.
@@ -519,18 +528,23 @@ class WebApp:
     async def upload(self, request: Request) -> Response:
         """An uploaded log: checked, kept under ``uploads/``, then replayed."""
         limit = self.store.max_upload
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > limit + 64 * 1024:
-            return self.bad(request, f"the upload is over the limit of {limit} bytes", 413)
-        form = await request.form(max_files=1, max_fields=5, max_part_size=limit + 1)
-        upload = form.get("log")
-        if upload is None or isinstance(upload, str):
-            return self.bad(request, "choose a game log file (field 'log')")
-        data = await upload.read(limit + 1)
         try:
-            game_id = await run_in_threadpool(
-                self.store.save_upload, upload.filename or "upload", data
-            )
+            # The whole request is read first, never more than the log's limit and a margin
+            # for the form around it (a chunked upload has no length to refuse it by).
+            body = await read_body(request, limit + UPLOAD_MARGIN)
+            async with replayed(request, body).form(max_files=1, max_fields=5) as form:
+                upload = form.get("log")
+                if upload is None or isinstance(upload, str):
+                    return self.bad(request, "choose a game log file (field 'log')")
+                data = await upload.read(limit + 1)
+                name = upload.filename or "upload"
+        except GameError as exc:
+            return self.error(request, exc)
+        except Exception as exc:  # a malformed multipart body (Starlette raises its own kinds)
+            detail = getattr(exc, "detail", None) or str(exc)
+            return self.bad(request, f"the upload is not a form: {detail}")
+        try:
+            game_id = await run_in_threadpool(self.store.save_upload, name, data)
         except GameError as exc:
             return self.error(request, exc)
         return RedirectResponse(f"/replay/{game_id}", status_code=303)

@@ -121,11 +121,8 @@ def json_fields(body: bytes) -> dict[str, str]:
     return fields
 
 
-async def body_fields(request: Request, limit: int = MAX_BODY) -> dict[str, str]:
-    """The fields of a JSON or form body of at most ``limit`` bytes."""
-    body = await read_body(request, limit)
-    if request.headers.get("content-type", "").startswith("application/json"):
-        return json_fields(body)
+def replayed(request: Request, body: bytes) -> Request:
+    """The request again, over a body already read (so that Starlette parses it as a form)."""
     sent = False
 
     async def receive() -> Message:
@@ -135,8 +132,16 @@ async def body_fields(request: Request, limit: int = MAX_BODY) -> dict[str, str]
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
+    return Request(request.scope, receive)
+
+
+async def body_fields(request: Request, limit: int = MAX_BODY) -> dict[str, str]:
+    """The fields of a JSON or form body of at most ``limit`` bytes."""
+    body = await read_body(request, limit)
+    if request.headers.get("content-type", "").startswith("application/json"):
+        return json_fields(body)
     try:
-        async with Request(request.scope, receive).form(max_files=0, max_fields=20) as form:
+        async with replayed(request, body).form(max_files=0, max_fields=20) as form:
             return {key: str(value) for key, value in form.items()}
     except Exception as exc:  # a malformed multipart body (Starlette raises its own kinds)
         detail = getattr(exc, "detail", None) or str(exc)

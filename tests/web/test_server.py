@@ -332,6 +332,24 @@ def test_bodies_are_limited(served: Served) -> None:
     answer, sent = raw_request(served.port, streamed, chunked())
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert sent <= 8 * 1024 * 1024
+
+    # An upload sent without a length is cut at its limit (5 MiB here) too.
+    upload = (
+        f"POST /replays HTTP/1.1\r\nHost: {HOST}\r\n"
+        f"Content-Type: multipart/form-data; boundary=b0undary\r\n"
+        f"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    part = b'--b0undary\r\nContent-Disposition: form-data; name="log"; filename="a.jsonl"\r\n\r\n'
+
+    def upload_chunks() -> Iterator[bytes]:
+        yield f"{len(part):x}\r\n".encode() + part + b"\r\n"
+        for _ in range(6400):
+            yield b"10000\r\n" + b"1" * 0x10000 + b"\r\n"
+            time.sleep(0.001)
+
+    answer, sent = raw_request(served.port, upload, upload_chunks())
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert sent <= 16 * 1024 * 1024
     assert served.rss_kib() - before < 50 * 1024
 
 
