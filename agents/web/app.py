@@ -59,7 +59,6 @@ from starlette.staticfiles import StaticFiles
 from agents.cli.common import meta_agents, player_labels
 from agents.registry import AGENTS
 from agents.web.games import (
-    DEFAULT_GAME,
     GAME_ID,
     MAX_SEED,
     GameError,
@@ -407,7 +406,7 @@ class WebApp:
                 tie_break=words.tie_break_text(state, game.labels),
                 pace=pace,
                 step=state.step,
-                game_name=DEFAULT_GAME,
+                game_name=game.game,
             )
             return self.page("game.html", **context)
 

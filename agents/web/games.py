@@ -194,6 +194,7 @@ class LiveGame:
     size: int  # the log's size in bytes as this server last wrote or read it
     labels: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    game: str = DEFAULT_GAME  # the game it is of (its log's header says)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def legal(self) -> list[tuple[int, str]]:
@@ -328,7 +329,7 @@ class GameStore:
                 raise ValueError(f"too many games with seed {seed} in {self.folder}")
             self._live[game_id] = LiveGame(
                 game_id, path, state, seat, agents, bots, [], size,
-                player_labels(agents, players, seat),
+                player_labels(agents, players, seat), game=game,
             )  # fmt: skip
         return game_id
 
@@ -346,7 +347,7 @@ class GameStore:
     def _open(self, game_id: str, path: Path) -> LiveGame:
         try:
             log = read_log(path)
-            log_game(log.meta)
+            game = log_game(log.meta)
             replay(log)  # checks every record; a bad line raises LogError naming it
         except (LogError, ValueError) as exc:
             message = str(exc) if isinstance(exc, LogError) else f"{game_id}: {exc}"
@@ -380,6 +381,7 @@ class GameStore:
             path.stat().st_size,
             player_labels(settings.agents, restored.state.num_players, settings.seat),
             notes,
+            game,
         )
 
     def _apply(self, game: LiveGame, action: int) -> ActionRecord:
