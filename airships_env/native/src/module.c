@@ -886,7 +886,7 @@ static PyMethodDef Game_methods[] = {
     {"export", (PyCFunction)Game_export, METH_NOARGS, "The whole state as (words, rng state)."},
     {"observe", (PyCFunction)Game_observe, METH_VARARGS, "Write a seat's observation into a float32 buffer."},
     {"attempt_odds", (PyCFunction)Game_attempt_odds, METH_VARARGS, "Exact odds counts of an attempt."},
-    {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/RULES.md V1)."},
+    {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/airships/RULES.md V1)."},
     {"determinize", (PyCFunction)Game_determinize, METH_VARARGS, "Hidden cards re-dealt with a generator."},
     {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
     {"search", (PyCFunction)(void (*)(void))Game_search, METH_VARARGS | METH_KEYWORDS,
