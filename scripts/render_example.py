@@ -83,7 +83,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7, help="game seed (the moves use seed+1)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--turn", type=int, default=30, help="mid-game picture at this turn")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "airships")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "airships"
+    )
     parser.add_argument("--bench", type=int, default=0, metavar="N", help="time N more games")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
