@@ -9,6 +9,7 @@
 #   make test-all   everything
 #   make run        the main job (scripts/run_main.py)
 #   make bench      benchmarks (scripts/bench.py)
+#   make docs       the documentation site, built strictly into site/ (mkdocs.yml)
 #   make serve      the web app on http://127.0.0.1:8000 (airships serve)
 #   make lint       ruff check + ruff format --check + mypy
 #   make format     ruff format + ruff check --fix
@@ -32,9 +33,9 @@ NATIVE_SOURCES := setup.py $(wildcard airships_env/native/src/*.c airships_env/n
 # CPU build of torch that lies on this machine's disk. It MUST be installed before the
 # project: a bare `torch` requirement with no torch present pulls a multi-GB CUDA build.
 TORCH_VERSION := 2.13.0
-EXTRAS := env,train,web,dev,rllib
+EXTRAS := env,train,web,dev,rllib,docs
 
-.PHONY: venv native test-asan run test test-slow test-all bench serve lint format clean
+.PHONY: venv native test-asan run test test-slow test-all bench docs serve lint format clean
 
 venv: $(STAMP) $(NATIVE_STAMP)
 
@@ -81,6 +82,10 @@ test-all: venv
 bench: venv
 	$(VPY) scripts/bench.py
 
+# Strict: a broken link, a missing page or an unresolved API reference fails the build.
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict --site-dir site
+
 serve: venv
 	$(VENV)/bin/airships serve
 
@@ -94,5 +99,5 @@ format: venv
 	$(VPY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -8,7 +8,7 @@ buys, so ``agent_selection`` does not simply rotate.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector is
 described in :mod:`airships_env.observation` (seen from the observing agent, public information
-only, docs/RULES.md V1/V2), the mask has one entry per action of the engine's action table
+only, docs/airships/RULES.md V1/V2), the mask has one entry per action of the engine's action table
 (:mod:`airships_env.engine.actions`, 83 actions) and is all zeros for an agent that is not to
 act. The acting agent's mask is also ``infos[agent]["action_mask"]``.
 
@@ -40,7 +40,7 @@ Version history:
 
 * v0: first release. 57 actions; observation layout of :mod:`airships_env.observation`
   (1399 / 1646 / 1893 values for 2 / 3 / 4 players).
-* v1: Rules v1 (docs/RULES.md T3): the player chooses whether an exchange gives its fixed
+* v1: Rules v1 (docs/airships/RULES.md T3): the player chooses whether an exchange gives its fixed
   (Engineer) die, so each target has three attempt actions (no exchange, exchange giving
   rollable dice, exchange giving the fixed die): 83 actions. The observation gains the dice
   available after each exchange variant and odds for every attempt action, and the pending

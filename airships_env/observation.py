@@ -3,7 +3,7 @@
 The vector is seen from the observing seat ("self"), then the other seats in seat order after it
 ("opponent1" is the next seat to play after self, and so on). Every relative one-hot ("holder",
 "current_player", ...) uses the same order: index 0 = self, 1 = opponent1, ... It holds
-everything public (docs/RULES.md V1) and nothing hidden (docs/RULES.md V2): the deck is seen only as its size and
+everything public (docs/airships/RULES.md V1) and nothing hidden (docs/airships/RULES.md V2): the deck is seen only as its size and
 each airship stack only as its height and top card; the cards left out at setup and the
 generator are never read.
 
@@ -49,7 +49,8 @@ hindenburg.<j>                  4 x (8+n)   phase j (1..4): available (open, not
 <who>.exchange_get              n x 3       dice received / 3
 <who>.available_dice_exchanged  n x 3       available dice after the exchange giving
                                             rollable dice only (T3) / 6, 0 if none
-<who>.available_dice_exchanged_fixed  n x 3 available dice after the exchange giving the
+<who>.available_dice_exchanged_fixed
+                                n x 3       available dice after the exchange giving the
                                             fixed die (T3) / 6, 0 if none
 <who>.chips_on_board            n x 1       / 6
 <who>.supply                    n x 1       chips in the supply / 6
@@ -59,8 +60,9 @@ hindenburg.<j>                  4 x (8+n)   phase j (1..4): available (open, not
 <who>.score_parts               n x 3       expansions, airships, Hindenburg / 50, high 4
 <who>.tie_break                 n x 1       airships + phases (E3) / 12, high 4
 odds.eligible                   78          for self, by attempt action (3 * target +
-odds.success                    78          variant): offered and eligible (T2, T3), success
-odds.chip_decides               78          without a chip, chip decides (misses by exactly 1,
+                                            variant): offered and eligible (T2, T3)
+odds.success                    78          the same: success without a chip
+odds.chip_decides               78          the same: the chip decides (misses by exactly 1,
                                             T5); the three are interleaved (a strided slice
                                             each)
 pending.active                  1           1 during a chip decision

@@ -60,7 +60,7 @@ class Decision:
 
     @property
     def view(self) -> GameState:
-        """A public view of the game (docs/RULES.md V1): hidden cards canonical, no generator."""
+        """A public view of the game (docs/airships/RULES.md V1): hidden cards canonical, no generator."""
         if self._view is None:
             assert self._viewer is not None
             self._view = self._viewer()

@@ -121,8 +121,9 @@ class AirshipsVecEnv(VecEnv):
             dtype=np.float32,
         )
         super().__init__(num_envs, observation_space, spaces.Discrete(NUM_ACTIONS))
-        self._actions = np.full(num_envs, -1, dtype=np.int32)
-        self._external_actions = np.full(num_envs, -1, dtype=np.int32)
+        # int64, as policies give them: NativeBatch.step checks the range before its int32 cast
+        self._actions = np.full(num_envs, -1, dtype=np.int64)
+        self._external_actions = np.full(num_envs, -1, dtype=np.int64)
 
     # -- opponents ----------------------------------------------------------------------------
     def _opponent_list(
@@ -193,7 +194,10 @@ class AirshipsVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Store the learner's actions."""
-        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+        values = np.asarray(actions).reshape(self.num_envs)
+        if not np.issubdtype(values.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+        self._actions = values  # kept as given (2**32 must not wrap to action 0)
 
     def step_wait(self) -> VecEnvStepReturn:
         """One learner step in every game; opponents play until each learner acts again."""

@@ -1,10 +1,10 @@
 """Play a seeded 4-player game with random legal moves and save pictures of the table.
 
-Saves ``docs/table.png`` mid-game (when the Hindenburg opens, or at turn 30) and
-``docs/table_end.png`` at the end, and prints the text board of both. ``--bench N`` then renders
+Saves ``docs/airships/table.png`` mid-game (when the Hindenburg opens, or at turn 30) and
+``docs/airships/table_end.png`` at the end, and prints the text board of both. ``--bench N`` then renders
 every step of N more random games and prints the time per frame of both renderers.
 
-    python scripts/render_example.py [--seed 7] [--out docs] [--bench 3]
+    python scripts/render_example.py [--seed 7] [--out docs/airships] [--bench 3]
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7, help="game seed (the moves use seed+1)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--turn", type=int, default=30, help="mid-game picture at this turn")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs")
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "airships"
+    )
     parser.add_argument("--bench", type=int, default=0, metavar="N", help="time N more games")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """The table drawn with rich, the narration of records and the choices offered to a person.
 
 Shared by ``airships play`` and ``airships replay``. Everything shown is public information
-(docs/RULES.md V1): callers pass a :func:`~airships_env.engine.public_view` or a state whose hidden parts
+(docs/airships/RULES.md V1): callers pass a :func:`~airships_env.engine.public_view` or a state whose hidden parts
 are never read here (deck order, cards under a stack's top, the left-out airships, the
 generator). Every number comes from the engine (legal actions, odds, pools, scores); this
 module only lays it out. Text is built as rich ``Text`` objects (never markup), so it degrades

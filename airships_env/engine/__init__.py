@@ -14,7 +14,7 @@ Modules: ``cards`` (data and validation), ``dice`` (chance: exact odds, sampling
 (the action table), ``model`` and ``state`` (the state: data, clone, dict round trip), ``game``
 (setup), ``rules`` (every rule), ``derived`` (dice pools, exchange variants, odds: one owner,
 bounded caches), ``records`` and ``log`` (the game log and replay), ``view`` (public view,
-determinization for search). The rules are written down in docs/RULES.md.
+determinization for search). The rules are written down in docs/airships/RULES.md.
 """
 
 from airships_env.engine.actions import (

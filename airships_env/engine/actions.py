@@ -16,7 +16,7 @@ index       action
 
 Targets: ``3 * d + s`` is the board slot in department row ``d`` (0 financier, 1 hangar,
 2 captain, 3 engineer, 4 engine, 5 materials), slot ``s`` (0..2); 18..21 are the airship stacks
-(0..3), 22..25 the Hindenburg phases (0..3). Variants (docs/RULES.md T3): 0 no exchange, 1 with
+(0..3), 22..25 the Hindenburg phases (0..3). Variants (docs/airships/RULES.md T3): 0 no exchange, 1 with
 the Materials exchange giving rollable dice only, 2 with the exchange giving the player's fixed
 (Engineer) die. Indices count from 0; readable names count slots, stacks and phases from 1:
 action 40 = ``3 * (3 * 4 + 1) + 1`` is "attempt engine row, slot 2, with exchange".

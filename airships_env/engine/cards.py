@@ -1,6 +1,6 @@
 """Card data: frozen dataclasses, the TOML loader and its validation.
 
-The card values are data, not code (docs/RULES.md "Components"). The default set ships as
+The card values are data, not code (docs/airships/RULES.md "Components"). The default set ships as
 ``data/cards_default.toml``; a user may load another file with the same schema. Every problem in
 a file is reported as a :class:`CardDataError` naming the file, the entry (card id) and the field.
 
@@ -38,14 +38,14 @@ STARTER_ERA = 0
 SCHEMA_VERSION = 1
 DEFAULT_CARD_FILE = "cards_default.toml"
 
-# Counts fixed by the rules (docs/RULES.md "Components", docs/CARDS.md).
+# Counts fixed by the rules (docs/airships/RULES.md "Components", docs/airships/CARDS.md).
 EXPANSIONS_PER_ERA = {0: 6, 1: 18, 2: 24}
 EXPANSIONS_PER_DEPARTMENT = 8
 AIRSHIPS_PER_TIER = 6
 AIRSHIP_TIERS = (1, 2, 3)
 HINDENBURG_PHASES = 4
 MAX_COST_PER_COLOUR = 3  # at most 3 dice of a colour are rolled (T4)
-# Limits of the card-file schema (docs/CARDS.md): generous for any real card set, and what the
+# Limits of the card-file schema (docs/airships/CARDS.md): generous for any real card set, and what the
 # native core's compact tables hold.
 MAX_DICE_PER_COLOUR = 3  # dice of a colour on one card, an entrepreneur side, or an exchange
 MAX_TARGET = 99  # a target number (the best possible roll stays far below)
@@ -59,7 +59,7 @@ DiceCounts = tuple[int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class FixedDie:
-    """An Engineer's fixed die: never rolled, counts as a die of its colour (docs/RULES.md)."""
+    """An Engineer's fixed die: never rolled, counts as a die of its colour (docs/airships/RULES.md)."""
 
     colour: int
     value: int
@@ -165,7 +165,7 @@ def default_card_path() -> Path:
 
 @lru_cache(maxsize=1)
 def default_cards() -> CardSet:
-    """The default card set (docs/CARDS.md), loaded once."""
+    """The default card set (docs/airships/CARDS.md), loaded once."""
     return load_cards(default_card_path())
 
 
@@ -290,7 +290,7 @@ class _Parser:
                 raise self.fail(
                     entry,
                     key,
-                    f"count of {colour} must be at most {maximum} (docs/CARDS.md limits), got {count}",
+                    f"count of {colour} must be at most {maximum} (docs/airships/CARDS.md limits), got {count}",
                 )
             counts[COLOURS.index(colour)] = count
         return (counts[0], counts[1], counts[2])

@@ -1,5 +1,5 @@
 """Derived values of the rules, in one place: dice pools, exchange variants, attempt shapes,
-Engine bonuses, eligibility and exact odds (docs/RULES.md T2-T5).
+Engine bonuses, eligibility and exact odds (docs/airships/RULES.md T2-T5).
 
 All of them are pure functions of the card set, a company's cards and the era, so they are
 computed once and kept in :class:`CardTables` (one per card set, see :func:`tables_for`) behind

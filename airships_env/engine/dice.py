@@ -1,12 +1,12 @@
 """Chance: the dice faces, exact distributions of an attempt's sum, and sampling.
 
-An attempt (docs/RULES.md T4) rolls, for each colour the cost asks for, at most 3 of the player's rollable
+An attempt (docs/airships/RULES.md T4) rolls, for each colour the cost asks for, at most 3 of the player's rollable
 dice of that colour, and sums the best ``k`` dice of that colour among the rolled and the fixed
 (Engineer) dice, ``k`` being the number the cost asks for. The distributions here are exact:
 integer counts over the ``6**n`` equally likely outcomes, memoised per shape, so the odds of an
 attempt cost a dictionary look-up after the first time (bounded caches of pure values).
 
-Sampling (docs/RULES.md "Chance") uses one exact uniform sampler on the generator's raw 64-bit
+Sampling (docs/airships/RULES.md "Chance") uses one exact uniform sampler on the generator's raw 64-bit
 output, :func:`uniform_below`, for everything: a roll is one draw below ``6 ** dice`` read in
 base 6 (:func:`roll`), a shuffle is a Fisher-Yates on the same draws (:func:`shuffle`). The
 native core implements the same three functions, so both engines deal and roll alike.
@@ -184,7 +184,7 @@ def uniform_below(rng: np.random.Generator, bound: int) -> int:
 
 def shuffle(rng: np.random.Generator, items: list[int]) -> list[int]:
     """Shuffle ``items`` in place and return it: Fisher-Yates from the last position down, each
-    swap partner drawn by :func:`uniform_below` (docs/RULES.md "Chance")."""
+    swap partner drawn by :func:`uniform_below` (docs/airships/RULES.md "Chance")."""
     for i in range(len(items) - 1, 0, -1):
         j = uniform_below(rng, i + 1)
         items[i], items[j] = items[j], items[i]

@@ -1,4 +1,4 @@
-"""Setting up a game (docs/RULES.md S1-S6) and starting its first turn (T1)."""
+"""Setting up a game (docs/airships/RULES.md S1-S6) and starting its first turn (T1)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def new_game(
     """Set up a game (S1-S6) and start the first turn (T1); all chance comes from ``rng``.
 
     Pass either ``rng`` or ``seed`` (``np.random.default_rng(seed)``; ``seed=None`` and no
-    ``rng`` draws fresh OS entropy). The order of the draws is documented in docs/RULES.md
+    ``rng`` draws fresh OS entropy). The order of the draws is documented in docs/airships/RULES.md
     "Chance": the native core deals the same game from the same generator.
     """
     num_players = check_num_players(num_players)

@@ -25,9 +25,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4  # S1
 
 @dataclass(frozen=True, slots=True)
 class RulesOptions:
-    """Switches for the rulings of docs/RULES.md marked [ruling] and for the added ones.
+    """Switches for the rulings of docs/airships/RULES.md marked [ruling] and for the added ones.
 
-    The defaults are the rules as written in docs/RULES.md.
+    The defaults are the rules as written in docs/airships/RULES.md.
     """
 
     # T1: after the Change of Era card, no replacement card is revealed.

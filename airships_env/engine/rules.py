@@ -1,4 +1,4 @@
-"""The rules of Airships (docs/RULES.md): legal actions, applying an action, scoring.
+"""The rules of Airships (docs/airships/RULES.md): legal actions, applying an action, scoring.
 
 Every function takes a :class:`~airships_env.engine.state.GameState` and is the only place its
 rule is implemented; the environment, the bots and the tools call these. Setting up a game

@@ -63,7 +63,7 @@ __all__ = [
 @dataclass(slots=True)
 class GameState:
     """Everything about one game in progress. Hidden parts: ``deck``, the cards under each
-    stack's top, ``left_out`` and the generator (docs/RULES.md V2)."""
+    stack's top, ``left_out`` and the generator (docs/airships/RULES.md V2)."""
 
     cards: CardSet
     options: RulesOptions

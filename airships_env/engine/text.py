@@ -10,7 +10,7 @@ by colour, written ``2W+1R``) and :class:`Die` (one die: kept ``[3]``, rolled bu
 tokens its own way (die squares in the picture and the web, styled letters in the terminal);
 :func:`plain` joins them into plain text. Rolls come as :class:`RollGroup` per colour.
 
-Everything here reads public information only (docs/RULES.md V1).
+Everything here reads public information only (docs/airships/RULES.md V1).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a player may see (docs/RULES.md V1, V2), and hidden cards re-sampled for search.
+"""What a player may see (docs/airships/RULES.md V1, V2), and hidden cards re-sampled for search.
 
 There is no private information in Airships: what is hidden (V2) is hidden from everyone. So
 one public view serves every seat. :func:`public_view` returns a :class:`GameState` whose hidden

@@ -2,8 +2,8 @@
 
 The Python engine (:mod:`airships_env.engine`) stays the readable reference and the oracle; the
 core (``airships_env/native/src``, built by ``pip install`` / ``make`` as the extension
-``airships_env.native._core``) is the fast path. Both follow docs/RULES.md and draw every chance
-event the same way (docs/RULES.md "Chance"), so the same seed and the same actions give the same
+``airships_env.native._core``) is the fast path. Both follow docs/airships/RULES.md and draw every chance
+event the same way (docs/airships/RULES.md "Chance"), so the same seed and the same actions give the same
 game: the same deal, dice, legal actions, records, observations and final state. The
 differential tests (``tests/native``) hold them to it.
 
@@ -272,7 +272,7 @@ class NativeGame:
         )
 
     def public_view(self) -> NativeGame:
-        """The public view (docs/RULES.md V1), as :func:`airships_env.engine.public_view`."""
+        """The public view (docs/airships/RULES.md V1), as :func:`airships_env.engine.public_view`."""
         return NativeGame(self._game.public_view(), self.cards, self.options)
 
     def determinize(self, rng: np.random.Generator) -> NativeGame:

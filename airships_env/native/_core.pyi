@@ -9,6 +9,7 @@ RngState = tuple[int, int, int, int]
 
 EXPORT_WORDS: int
 CARD_TABLE_WORDS: int
+BATCH_MAX_GAMES: int
 
 class Core:
     def __init__(
@@ -56,7 +57,7 @@ class Batch:
         num_players: int,
         seed_words: Sequence[int],
         buffers: tuple[Buffer, ...],
-        settings: tuple[int, int, int, int],
+        settings: tuple[int, int, int, int, int],
         greedy: tuple[float, float, float],
         heuristic: tuple[Any, ...],
     ) -> None: ...

@@ -7,8 +7,8 @@ is the *learner* (drawn anew each episode, or fixed) and every other seat is pla
 in one batched forward for all games that wait on it.
 
 ``step(actions)`` applies ``actions[i]`` in every game ``i`` that waits on a Python seat (the
-learner or an external policy; ``-1`` leaves a game alone), then plays the bots' turns until a
-Python seat must act or the game ends. A game that ends writes its rewards (every seat's),
+learner or an external policy; ``-1``, and no other value, leaves a game alone), then plays the
+bots' turns until a Python seat must act or the game ends. A game that ends writes its rewards (every seat's),
 ``terminated`` or ``truncated``, its final observation for its learner seat and its scores, and
 starts its slot's next episode at once (auto-reset), whose first bot turns are played too. After
 the call the arrays below describe every game's position; they belong to the batch and are
@@ -31,6 +31,11 @@ array               shape, dtype        content
 ``winners``         (N,), uint8         the ended game's winners, a bit per seat (E3)
 ``episode_steps``   (N,), int32         actions played in the current episode
 ==================  ==================  ======================================================
+
+A batch holds 1 to 100,000 games (the core's ``BATCH_MAX_GAMES``; ``src/batch.c`` says why). A batch may be shared between threads: each
+call holds the batch's lock from its checks to its last write, so calls from two threads run one
+after the other (the arrays are the batch's: a thread that reads them while another steps sees
+them change).
 
 Seeds: episode ``e`` of slot ``i`` deals from
 ``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, e, 0)))`` (so
@@ -59,7 +64,7 @@ from airships_env.native.convert import seed_words, to_python
 LEARNER = 0
 BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
 EXTERNAL = 16  # controller 16 + k: external policy k
-MAX_EXTERNAL = 100
+MAX_EXTERNAL = 100  # external policies 0..99 (passed to the core, which checks queued codes)
 REWARD_MODES = ("win", "score")
 
 Opponent = str | int  # a native bot's name, or the index of an external policy
@@ -119,8 +124,9 @@ class NativeBatch:
         module = require()
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
             raise TypeError(f"num_games must be an integer, got {num_games!r}")
-        if not 1 <= num_games <= 1_000_000:
-            raise ValueError(f"num_games must be 1 to 1,000,000, got {num_games}")
+        limit = int(module.BATCH_MAX_GAMES)
+        if not 1 <= num_games <= limit:
+            raise ValueError(f"num_games must be 1 to {limit:,}, got {num_games}")
         num_players = check_num_players(num_players)
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
@@ -157,7 +163,6 @@ class NativeBatch:
         self.scores = np.zeros((n, p), dtype=np.int16)
         self.winners = np.zeros(n, dtype=np.uint8)
         self.episode_steps = np.zeros(n, dtype=np.int32)
-        self._actions = np.full(n, -1, dtype=np.int32)
         buffers = (
             self.obs,
             self.masks,
@@ -178,6 +183,7 @@ class NativeBatch:
             0 if max_turns is None else max_turns,
             int(bool(autoreset)),
             -1 if learner_seat == "random" else int(learner_seat),
+            MAX_EXTERNAL,
         )
         self.greedy = greedy if greedy is not None else GreedyConfig()
         self.heuristic = heuristic if heuristic is not None else HeuristicConfig.load()
@@ -226,36 +232,51 @@ class NativeBatch:
         """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
 
         Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
-        any action is illegal; then no game has changed.
+        any action is illegal or out of range (any dtype: nothing is wrapped into int32), and
+        ``ValueError`` if ``next_opponents`` holds a code that is not an opponent; then no game
+        has changed.
         """
         if (
             isinstance(actions, np.ndarray)
             and actions.dtype == np.int32
             and actions.flags.c_contiguous
         ):
-            chosen = actions
+            chosen = actions  # the core checks every value, -1 and 0..82
         else:
-            chosen = self._actions
             values = np.asarray(actions)
             if values.shape != (self.num_games,):
                 raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
             if not np.issubdtype(values.dtype, np.integer):
                 raise TypeError(f"actions must be integers, got dtype {values.dtype}")
-            chosen[:] = values
+            # checked before the cast to int32, which would wrap 2**32 to 0 (issue 27)
+            outside = np.flatnonzero((values < -1) | (values >= NUM_ACTIONS))
+            if outside.size:
+                game = int(outside[0])
+                legal = np.flatnonzero(self.masks[game]).tolist()
+                raise self._illegal(game, int(values[game]), legal)
+            chosen = values.astype(np.int32)  # a fresh array: a shared scratch one races
         if chosen.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {chosen.shape}")
         try:
             self._batch.step(chosen)
         except LookupError as error:
             game, action, legal = error.args
-            names = [ACTION_NAMES[a] for a in legal]
-            if not legal:
-                why = f"game {game} of the batch is not waiting for a Python seat"
-            elif not 0 <= action < NUM_ACTIONS:
-                why = f"game {game} of the batch: no action has index {action}"
-            else:
-                why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"
-            raise IllegalActionError(action, f"game {game}", legal, names, why) from None
+            raise self._illegal(game, action, legal) from None
+
+    @staticmethod
+    def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
+        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
+        names = [ACTION_NAMES[a] for a in legal]
+        if not 0 <= action < NUM_ACTIONS:
+            why = (
+                f"game {game} of the batch: no action has index {action} (actions are "
+                f"0..{NUM_ACTIONS - 1}; -1 leaves a game alone)"
+            )
+        elif not legal:
+            why = f"game {game} of the batch is not waiting for a Python seat"
+        else:
+            why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"
+        return IllegalActionError(action, f"game {game}", legal, names, why)
 
     def queue_opponents(
         self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]

@@ -31,7 +31,7 @@ from airships_env.engine.model import (
 from airships_env.engine.records import ActionRecord, ChipMove, ExchangeMade, Reveal
 from airships_env.engine.state import GameState
 
-MAX_BONUSES = 4  # Engine bonuses on one card (docs/CARDS.md limits)
+MAX_BONUSES = 4  # Engine bonuses on one card (docs/airships/CARDS.md limits)
 MAX_RECORD_BONUSES = 2 + MAX_BONUSES
 DECK_MAX, LEFT_OUT, NUM_EXPANSIONS, NUM_AIRSHIPS = 43, 6, 48, 18
 MAX_PLAYERS = 4

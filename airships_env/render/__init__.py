@@ -1,4 +1,4 @@
-"""Renderings of the Airships table, all from public information only (docs/RULES.md V1).
+"""Renderings of the Airships table, all from public information only (docs/airships/RULES.md V1).
 
 - :func:`render_ansi` (:mod:`.ansi`): a text board for a 100-column terminal.
 - :func:`render_rgb` (:mod:`.picture`): a ``(800, 1280, 3)`` uint8 picture drawn with Pillow.

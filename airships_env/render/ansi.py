@@ -1,6 +1,6 @@
 """The text board of the table for a 100-column terminal (render_mode="ansi").
 
-It reads public information only (docs/RULES.md V1), like the picture, and takes its words from
+It reads public information only (docs/airships/RULES.md V1), like the picture, and takes its words from
 :mod:`airships_env.engine.text`. ANSI colours only if asked for; a frame costs under 1 ms.
 """
 

@@ -1,6 +1,6 @@
 """The picture of the table: a ``(800, 1280, 3)`` uint8 array drawn with Pillow (rgb_array).
 
-It reads public information only (docs/RULES.md V1): the main board, the top card and the height
+It reads public information only (docs/airships/RULES.md V1): the main board, the top card and the height
 of each airship stack, the Hindenburg, every company, the era, the deck size and the cards that
 left the game; never the deck's order, the cards under a stack's top card, the airships left out
 at setup or the random generator (V2). Its words come from :mod:`airships_env.engine.text`, its

@@ -2,7 +2,7 @@
 Hindenburg, each company, and dice.
 
 The same information as the picture (:mod:`.picture`), from public information only
-(docs/RULES.md V1), with the words of :mod:`airships_env.engine.text` and the colours of
+(docs/airships/RULES.md V1), with the words of :mod:`airships_env.engine.text` and the colours of
 :mod:`.palette`. Standard library only. Each piece is one ``<svg>`` element with a ``viewBox``,
 so that a page scales it to any width (a 1280-pixel window shows the board beside the stacks, a
 phone stacks the pieces). Every place a player can attempt carries ``data-target="<target>"``,

@@ -1,5 +1,5 @@
 """The bots: legal play over whole games, their own generators, hidden-order independence of the
-search (docs/RULES.md V2), the heuristic's config file and its end-of-game judgement (E1, E2)."""
+search (docs/airships/RULES.md V2), the heuristic's config file and its end-of-game judgement (E1, E2)."""
 
 from __future__ import annotations
 
@@ -331,7 +331,7 @@ def test_heuristic_spends_a_chip_only_on_a_card_worth_it() -> None:
 
 @pytest.mark.parametrize("bot", [GreedyAgent(), HeuristicAgent()], ids=["greedy", "heuristic"])
 def test_bots_give_the_fixed_die_where_that_variant_dominates(bot: Policy) -> None:
-    """docs/RULES.md X4: for engine-23, giving the fixed red 3 succeeds with 5/18 against 2/9 for
+    """docs/airships/RULES.md X4: for engine-23, giving the fixed red 3 succeeds with 5/18 against 2/9 for
     giving two rollable reds (and more often with a chip too): the bots take the better variant."""
     state = new_game(2, seed=0)
     state.era = 2

@@ -1,9 +1,9 @@
 """The documents in docs/ against the code: they must never drift apart.
 
-* docs/CARDS.md: every table (expansions, airships, Hindenburg phases, entrepreneur) is parsed
+* docs/airships/CARDS.md: every table (expansions, airships, Hindenburg phases, entrepreneur) is parsed
   from its text and compared, value by value and in order, with the default card set the engine
   loads (``load_cards(None)``, i.e. ``airships_env/engine/data/cards_default.toml``).
-* docs/RULES.md: every rule id is defined once (at the start of a bullet or a heading), every id
+* docs/airships/RULES.md: every rule id is defined once (at the start of a bullet or a heading), every id
   the text mentions is defined, the original ids are all there, and the "Rules options" table
   names every ``RulesOptions`` field with its default.
 """
@@ -19,7 +19,7 @@ import pytest
 from airships_env.engine import RulesOptions
 from airships_env.engine.cards import BONUS_COLOURS, COLOURS, DEPARTMENTS, CardSet, load_cards
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "airships"
 CARDS_MD = DOCS / "CARDS.md"
 RULES_MD = DOCS / "RULES.md"
 
@@ -66,8 +66,8 @@ def first_table(lines: list[str], where: str) -> list[dict[str, str]]:
 def section_table(name: str) -> list[dict[str, str]]:
     """The first table of the CARDS.md section whose heading starts with ``name``."""
     matches = [lines for heading, lines in sections(CARDS_MD).items() if heading.startswith(name)]
-    assert len(matches) == 1, f"docs/CARDS.md: expected one section '{name}...'"
-    return first_table(matches[0], f"docs/CARDS.md '{name}'")
+    assert len(matches) == 1, f"docs/airships/CARDS.md: expected one section '{name}...'"
+    return first_table(matches[0], f"docs/airships/CARDS.md '{name}'")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def card_set() -> CardSet:
 
 
 # ---------------------------------------------------------------------------------------------
-# docs/CARDS.md
+# docs/airships/CARDS.md
 # ---------------------------------------------------------------------------------------------
 
 
@@ -135,7 +135,7 @@ def test_cards_md_expansion_table_equals_the_default_card_data(card_set: CardSet
         "the expansion rows must list the card file's expansions, in file order"
     )
     for row, card in zip(rows, card_set.expansions, strict=True):
-        where = f"docs/CARDS.md expansion {card.id}"
+        where = f"docs/airships/CARDS.md expansion {card.id}"
         era = 0 if row["era"] == "start" else whole(row["era"])
         assert era == card.era, where
         assert row["department"] == DEPARTMENTS[card.department], where
@@ -159,7 +159,7 @@ def test_cards_md_airship_table_equals_the_default_card_data(card_set: CardSet) 
     rows = section_table("Airship cards")
     assert [row["id"] for row in rows] == [a.id for a in card_set.airships]
     for row, card in zip(rows, card_set.airships, strict=True):
-        where = f"docs/CARDS.md airship {card.id}"
+        where = f"docs/airships/CARDS.md airship {card.id}"
         assert whole(row["tier"]) == card.tier, where
         assert parse_dice(row["cost"]) == card.cost, where
         assert whole(row["target"]) == card.target, where
@@ -171,7 +171,7 @@ def test_cards_md_hindenburg_table_equals_the_default_card_data(card_set: CardSe
     rows = section_table("Hindenburg phases")
     assert [row["id"] for row in rows] == [h.id for h in card_set.hindenburg]
     for row, phase in zip(rows, card_set.hindenburg, strict=True):
-        where = f"docs/CARDS.md {phase.id}"
+        where = f"docs/airships/CARDS.md {phase.id}"
         assert parse_dice(row["cost"]) == phase.cost, where
         assert whole(row["target"]) == phase.target, where
         assert whole(row["VP if unfinished"]) == phase.low, where
@@ -202,7 +202,7 @@ def test_cards_md_parser_reads_every_kind_of_effect() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# docs/RULES.md
+# docs/airships/RULES.md
 # ---------------------------------------------------------------------------------------------
 
 RULE_ID = r"[SPTHEVXCD]\d+[a-z]?"
@@ -225,28 +225,28 @@ def rule_definitions() -> list[str]:
 def test_rules_md_every_rule_id_is_defined_once() -> None:
     ids = rule_definitions()
     duplicates = sorted({rule for rule in ids if ids.count(rule) > 1})
-    assert not duplicates, f"docs/RULES.md defines these ids more than once: {duplicates}"
+    assert not duplicates, f"docs/airships/RULES.md defines these ids more than once: {duplicates}"
 
 
 def test_rules_md_keeps_the_original_ids_and_the_added_ones() -> None:
     ids = set(rule_definitions())
     missing = [rule for rule in ORIGINAL_IDS if rule not in ids]
-    assert not missing, f"docs/RULES.md lost rule ids: {missing}"
+    assert not missing, f"docs/airships/RULES.md lost rule ids: {missing}"
     added = ["D1", "P2", "T1a", "T8a", "H3a", "E4", "X4", "C1", "C2", "C3", "C4"]
     missing = [rule for rule in added if rule not in ids]
-    assert not missing, f"docs/RULES.md lost rule ids: {missing}"
+    assert not missing, f"docs/airships/RULES.md lost rule ids: {missing}"
 
 
 def test_rules_md_every_mentioned_id_is_defined() -> None:
     defined = set(rule_definitions())
     text = RULES_MD.read_text(encoding="utf-8")
     undefined = sorted(set(REFERENCE.findall(text)) - defined)
-    assert not undefined, f"docs/RULES.md mentions ids it never defines: {undefined}"
+    assert not undefined, f"docs/airships/RULES.md mentions ids it never defines: {undefined}"
 
 
 def test_rules_md_names_every_rules_option_with_its_default() -> None:
     lines = sections(RULES_MD)["Rules options"]
-    rows = first_table(lines, "docs/RULES.md 'Rules options'")
+    rows = first_table(lines, "docs/airships/RULES.md 'Rules options'")
     documented = {row["option"].strip("`"): row["default"].strip("`") for row in rows}
     defaults = RulesOptions()
     expected = {f.name: str(getattr(defaults, f.name)) for f in fields(RulesOptions)}

@@ -1,4 +1,4 @@
-"""The rulings of docs/RULES.md and the added ones, switchable in ``RulesOptions``: default and other."""
+"""The rulings of docs/airships/RULES.md and the added ones, switchable in ``RulesOptions``: default and other."""
 
 from __future__ import annotations
 

@@ -200,7 +200,7 @@ def test_bad_arguments_are_python_errors() -> None:
             2,
             [0],
             tuple(good[:3]),
-            (0, 0, 1, -1),
+            (0, 0, 1, -1, 100),
             batch.greedy.native(),
             batch.heuristic.native(),
         )
@@ -211,7 +211,7 @@ def test_bad_arguments_are_python_errors() -> None:
             2,
             [0],
             tuple(good),
-            (0, 0, 1, -1),
+            (0, 0, 1, -1, 100),
             batch.greedy.native(),
             batch.heuristic.native(),
         )

@@ -1,4 +1,4 @@
-"""The core draws exactly what numpy and the engine's sampler draw (docs/RULES.md "Chance")."""
+"""The core draws exactly what numpy and the engine's sampler draw (docs/airships/RULES.md "Chance")."""
 
 from __future__ import annotations
 

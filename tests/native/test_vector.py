@@ -101,3 +101,15 @@ def test_bad_opponents_are_refused() -> None:
         AirshipsVecEnv(2, 4, ["random", "random"])
     with pytest.raises(TypeError, match="Policy"):
         AirshipsVecEnv(2, 2, [42])  # type: ignore[list-item]
+
+
+def test_wide_actions_are_refused_not_wrapped() -> None:
+    """2**32 + a legal action used to wrap to that action in the int32 buffer (issue 27)."""
+    from airships_env.engine import IllegalActionError
+
+    env = AirshipsVecEnv(3, 2, "random", seed=5)
+    env.reset()
+    wrapped = env.action_masks().argmax(axis=1).astype(np.int64) + 2**32
+    with pytest.raises(IllegalActionError, match=r"game 0 of the batch: no action has index"):
+        env.step(wrapped)
+    env.step(env.action_masks().argmax(axis=1))  # int64 in range: played

@@ -15,6 +15,13 @@
  *
  * All output goes into buffers the caller allocated once (numpy arrays, kept for the batch's
  * lifetime): nothing is allocated or copied per step.
+ *
+ * Threads: a batch may be shared. Every method that reads or changes the games (reset, step,
+ * observe, export_game, controllers) holds the batch's own lock from its first check to its last
+ * write, so a step's check of the actions and their application see the same games even when
+ * another thread resets the batch in between. The lock is taken and released with the GIL
+ * released (never the GIL while holding the lock: no deadlock), and uncontended it costs one
+ * mutex operation per call (scripts in issue 27: no measurable change to a step).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,6 +34,15 @@
 #define CONTROL_EXTERNAL 16
 #define SPAWN_GAME 0
 #define SPAWN_LEARNER 7
+
+/* At most this many games in a batch. A step runs every game on one core (2 to 8 us per game
+ * and step, bots' turns included), so 100,000 games are already a step of a fraction of a second
+ * and about 1.7 GB of state and arrays (4 players: 608 bytes of state, 16,000 of arrays, mostly
+ * the two observations), with no gain in throughput per game past a few thousand. The bound
+ * turns a mistaken size (1,000,000 would be 17 GB) into a clear error instead of an allocation
+ * that fails or swaps, and keeps every index far inside int. The README states the same number
+ * (tests/native/test_batch_guards.py checks it). */
+#define BATCH_MAX_GAMES 100000
 
 typedef struct {
     Game game;
@@ -54,14 +70,14 @@ typedef struct {
     uint32_t seed_words[56];
     int n_seed_words;
     int reward_mode, max_turns, autoreset, learner_mode, started;
+    int external_policies; /* external policy k is controller 16 + k, k < external_policies */
     GreedyConfig greedy;
     HeuristicConfig heuristic;
     Slot *slots;
     ShapeCache *cache;
     Py_buffer views[B_COUNT];
     int n_views;
-    /* error report of the last step (set without the GIL, raised with it) */
-    int error_game, error_action;
+    PyThread_type_lock lock; /* held across every read or change of the games (see the top) */
 } BatchObject;
 
 static PyTypeObject BatchType;
@@ -69,6 +85,7 @@ static PyTypeObject *CoreTypePtr;
 
 static void batch_dealloc(BatchObject *self) {
     for (int i = 0; i < self->n_views; i++) PyBuffer_Release(&self->views[i]);
+    if (self->lock) PyThread_free_lock(self->lock);
     free(self->slots);
     free(self->cache);
     Py_XDECREF(self->core_obj);
@@ -224,12 +241,51 @@ static void clear_step_outputs(BatchObject *self, int index) {
 }
 
 /* -- Python methods -------------------------------------------------------------------------- */
+/* Both called without the GIL (see the top of the file). */
+static void batch_lock(BatchObject *self) { PyThread_acquire_lock(self->lock, WAIT_LOCK); }
+static void batch_unlock(BatchObject *self) { PyThread_release_lock(self->lock); }
+
+/* The first queued opponent code that is neither a bot (1-3) nor an external policy (16 + k), as
+ * its index in next_opponents, or -1. The caller may write into the array at any time, so it is
+ * checked at every call that can start an episode, before any game changes. */
+static Py_ssize_t bad_queued_opponent(const BatchObject *self) {
+    const int8_t *queued = BUF(self, B_NEXT_OPPONENTS, int8_t);
+    Py_ssize_t count = (Py_ssize_t)self->num_games * (self->num_players - 1);
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!(queued[i] >= BOT_RANDOM && queued[i] <= BOT_HEURISTIC) &&
+            !(queued[i] >= CONTROL_EXTERNAL && queued[i] < CONTROL_EXTERNAL + self->external_policies))
+            return i;
+    return -1;
+}
+
+static PyObject *raise_bad_opponent(const BatchObject *self, Py_ssize_t at, int code) {
+    int others = self->num_players - 1;
+    PyErr_Format(PyExc_ValueError,
+                 "next_opponents[%zd, %zd] (game %zd) holds controller %d, which is not a bot (1-3) "
+                 "or an external policy (16-%d); no game was changed",
+                 at / others, at % others, at / others, code, CONTROL_EXTERNAL + self->external_policies - 1);
+    return NULL;
+}
+
+/* A Batch made by __new__ alone (or whose __init__ failed) has no games: every method says so. */
+static int not_ready(const BatchObject *self) {
+    if (self->lock) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this native Batch was not initialised");
+    return 1;
+}
+
 static PyObject *Batch_reset(BatchObject *self, PyObject *unused) {
     (void)unused;
-    int first = !self->started;
-    self->started = 1;
+    if (not_ready(self)) return NULL;
+    Py_ssize_t bad = -1;
+    int bad_code = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->num_games; i++) {
+    batch_lock(self);
+    bad = bad_queued_opponent(self);
+    if (bad >= 0) bad_code = BUF(self, B_NEXT_OPPONENTS, int8_t)[bad];
+    int first = !self->started;
+    if (bad < 0) self->started = 1;
+    for (int i = 0; bad < 0 && i < self->num_games; i++) {
         /* the first reset starts episode 0 of every slot; a later one starts each slot's next */
         self->slots[i].episode = first ? 0 : self->slots[i].episode + 1;
         start_episode(self, i);
@@ -237,11 +293,14 @@ static PyObject *Batch_reset(BatchObject *self, PyObject *unused) {
         advance(self, i);
         write_outputs(self, i);
     }
+    batch_unlock(self);
     Py_END_ALLOW_THREADS
+    if (bad >= 0) return raise_bad_opponent(self, bad, bad_code);
     Py_RETURN_NONE;
 }
 
 static PyObject *Batch_step(BatchObject *self, PyObject *actions_obj) {
+    if (not_ready(self)) return NULL;
     Py_buffer view;
     if (PyObject_GetBuffer(actions_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
     const char *format = view.format ? view.format : "B";
@@ -253,46 +312,58 @@ static PyObject *Batch_step(BatchObject *self, PyObject *actions_obj) {
         return NULL;
     }
     const int32_t *actions = (const int32_t *)view.buf;
-    int bad = -1;
+    int bad = -1, bad_action = 0, n_legal = 0, bad_code = 0;
+    Py_ssize_t bad_opponent = -1;
+    int8_t legal[NUM_ACTIONS];
     Py_BEGIN_ALLOW_THREADS
-    /* every action is checked before any game changes */
+    batch_lock(self);
+    /* every action (and every queued opponent) is checked before any game changes; -1 is the only
+     * "leave this game alone" */
     for (int i = 0; i < self->num_games && bad < 0; i++) {
         int action = actions[i];
-        if (action < 0) continue;
+        if (action == -1) continue;
         Slot *slot = &self->slots[i];
         Game *game = &slot->game;
-        if (game->phase == GAME_OVER || !is_python_seat(slot->controllers[game->current_player]) ||
-            action >= NUM_ACTIONS || !(slot->legal[action >> 6] >> (action & 63) & 1u))
+        if (action < -1 || action >= NUM_ACTIONS || game->phase == GAME_OVER ||
+            !is_python_seat(slot->controllers[game->current_player]) ||
+            !(slot->legal[action >> 6] >> (action & 63) & 1u)) {
             bad = i;
+            bad_action = action;
+            /* the legal actions are read under the lock, before another call can change them */
+            n_legal = game->phase == GAME_OVER ? 0 : game_legal_list(game, self->cards, self->options, legal);
+        }
     }
-    if (bad < 0)
+    if (bad < 0) {
+        bad_opponent = bad_queued_opponent(self);
+        if (bad_opponent >= 0) bad_code = BUF(self, B_NEXT_OPPONENTS, int8_t)[bad_opponent];
+    }
+    if (bad < 0 && bad_opponent < 0)
         for (int i = 0; i < self->num_games; i++) {
             clear_step_outputs(self, i);
-            if (actions[i] < 0) continue;
+            if (actions[i] == -1) continue;
             game_apply_legal(&self->slots[i].game, self->cards, self->options, actions[i], NULL, NULL, NULL);
             BUF(self, B_STEPS, int32_t)[i]++;
             advance(self, i);
             write_outputs(self, i);
         }
+    batch_unlock(self);
     Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
     if (bad >= 0) {
-        Game *game = &self->slots[bad].game;
-        int8_t legal[NUM_ACTIONS];
-        int n = game->phase == GAME_OVER ? 0 : game_legal_list(game, self->cards, self->options, legal);
-        PyObject *list = PyList_New(n);
-        for (int k = 0; list && k < n; k++) PyList_SET_ITEM(list, k, PyLong_FromLong(legal[k]));
-        PyObject *error = list ? Py_BuildValue("(iiN)", bad, (int)actions[bad], list) : NULL;
-        PyBuffer_Release(&view);
+        PyObject *list = PyList_New(n_legal);
+        for (int k = 0; list && k < n_legal; k++) PyList_SET_ITEM(list, k, PyLong_FromLong(legal[k]));
+        PyObject *error = list ? Py_BuildValue("(iiN)", bad, bad_action, list) : NULL;
         if (error) PyErr_SetObject(PyExc_LookupError, error);
         Py_XDECREF(error);
         return NULL;
     }
-    PyBuffer_Release(&view);
+    if (bad_opponent >= 0) return raise_bad_opponent(self, bad_opponent, bad_code);
     Py_RETURN_NONE;
 }
 
 /* observe(seats, out): the observation of seats[i] in game i, into out[i] (seat -1: zeros) */
 static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
+    if (not_ready(self)) return NULL;
     PyObject *seats_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "OO", &seats_obj, &out_obj)) return NULL;
     Py_buffer seats, out;
@@ -321,6 +392,7 @@ static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
             return NULL;
         }
     Py_BEGIN_ALLOW_THREADS
+    batch_lock(self);
     for (int i = 0; i < self->num_games; i++) {
         float *row = (float *)out.buf + (size_t)i * self->obs_size;
         if (seat[i] < 0)
@@ -328,6 +400,7 @@ static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
         else
             obs_encode(&self->slots[i].game, self->cards, self->options, self->cache, seat[i], row);
     }
+    batch_unlock(self);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&seats);
     PyBuffer_Release(&out);
@@ -337,26 +410,39 @@ static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
 /* export_game(i) -> (words, rng) of slot i's game, for tests and tools (see module.c) */
 
 static PyObject *Batch_export_game(BatchObject *self, PyObject *arg) {
+    if (not_ready(self)) return NULL;
     long index = PyLong_AsLong(arg);
     if (index == -1 && PyErr_Occurred()) return NULL;
     if (index < 0 || index >= self->num_games) {
         PyErr_Format(PyExc_IndexError, "game %ld out of range (0..%d)", index, self->num_games - 1);
         return NULL;
     }
-    return game_export_tuple(&self->slots[index].game);
+    Game copy; /* taken under the lock: another thread may be stepping this batch */
+    Py_BEGIN_ALLOW_THREADS
+    batch_lock(self);
+    copy = self->slots[index].game;
+    batch_unlock(self);
+    Py_END_ALLOW_THREADS
+    return game_export_tuple(&copy);
 }
 
 static PyObject *Batch_controllers(BatchObject *self, PyObject *arg) {
+    if (not_ready(self)) return NULL;
     long index = PyLong_AsLong(arg);
     if (index == -1 && PyErr_Occurred()) return NULL;
     if (index < 0 || index >= self->num_games) {
         PyErr_Format(PyExc_IndexError, "game %ld out of range (0..%d)", index, self->num_games - 1);
         return NULL;
     }
+    int8_t controllers[MAX_PLAYERS];
+    Py_BEGIN_ALLOW_THREADS
+    batch_lock(self);
+    memcpy(controllers, self->slots[index].controllers, sizeof controllers);
+    batch_unlock(self);
+    Py_END_ALLOW_THREADS
     PyObject *out = PyTuple_New(self->num_players);
     if (!out) return NULL;
-    for (int s = 0; s < self->num_players; s++)
-        PyTuple_SET_ITEM(out, s, PyLong_FromLong(self->slots[index].controllers[s]));
+    for (int s = 0; s < self->num_players; s++) PyTuple_SET_ITEM(out, s, PyLong_FromLong(controllers[s]));
     return out;
 }
 
@@ -391,8 +477,12 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_TypeError, "core must be a native Core");
         return -1;
     }
-    if (num_games < 1 || num_games > 1000000) {
-        PyErr_Format(PyExc_ValueError, "num_games must be 1..1000000, got %d", num_games);
+    if (self->lock) {
+        PyErr_SetString(PyExc_RuntimeError, "a native Batch is initialised once");
+        return -1;
+    }
+    if (num_games < 1 || num_games > BATCH_MAX_GAMES) {
+        PyErr_Format(PyExc_ValueError, "num_games must be 1..%d, got %d", BATCH_MAX_GAMES, num_games);
         return -1;
     }
     if (num_players < MIN_PLAYERS || num_players > MAX_PLAYERS) {
@@ -418,11 +508,14 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwargs) {
     }
     self->n_seed_words = (int)n_words;
     Py_DECREF(fast);
-    if (!PyArg_ParseTuple(settings, "iiii", &self->reward_mode, &self->max_turns, &self->autoreset, &self->learner_mode))
+    if (!PyArg_ParseTuple(settings, "iiiii", &self->reward_mode, &self->max_turns, &self->autoreset, &self->learner_mode,
+                          &self->external_policies))
         return -1;
     if (self->reward_mode < 0 || self->reward_mode > 1 || self->max_turns < 0 ||
-        self->learner_mode < -1 || self->learner_mode >= num_players) {
-        PyErr_SetString(PyExc_ValueError, "settings: reward mode 0/1, max_turns >= 0, learner seat -1 or a seat");
+        self->learner_mode < -1 || self->learner_mode >= num_players || self->external_policies < 0 ||
+        self->external_policies > INT8_MAX - CONTROL_EXTERNAL + 1) {
+        PyErr_SetString(PyExc_ValueError, "settings: reward mode 0/1, max_turns >= 0, learner seat -1 or a seat, "
+                                          "external policies 0..112");
         return -1;
     }
     if (parse_greedy_config(greedy_obj, &self->greedy) < 0 || parse_heuristic_config(heuristic_obj, &self->heuristic) < 0)
@@ -452,15 +545,15 @@ static int Batch_init(BatchObject *self, PyObject *args, PyObject *kwargs) {
         if (expect_buffer(self, PyTuple_GET_ITEM(buffers, i), i, spec[i].items, spec[i].size, spec[i].formats) < 0)
             return -1;
     const int8_t *queued = BUF(self, B_NEXT_OPPONENTS, int8_t);
-    for (Py_ssize_t i = 0; i < N * (P - 1); i++)
-        if (!(queued[i] >= BOT_RANDOM && queued[i] <= BOT_HEURISTIC) && !(queued[i] >= CONTROL_EXTERNAL))
-            {
-                PyErr_Format(PyExc_ValueError, "next_opponents: controller %d is not a bot (1-3) or an external policy (16+)", queued[i]);
-                return -1;
-            }
+    Py_ssize_t bad = bad_queued_opponent(self);
+    if (bad >= 0) {
+        raise_bad_opponent(self, bad, queued[bad]);
+        return -1;
+    }
     self->slots = calloc((size_t)num_games, sizeof(Slot));
     self->cache = calloc(1, sizeof(ShapeCache));
-    if (!self->slots || !self->cache) {
+    self->lock = PyThread_allocate_lock();
+    if (!self->slots || !self->cache || !self->lock) {
         PyErr_NoMemory();
         return -1;
     }
@@ -643,5 +736,6 @@ int batch_register(PyObject *module, PyTypeObject *core_type) {
     if (PyType_Ready(&BatchType) < 0) return -1;
     Py_INCREF(&BatchType);
     if (PyModule_AddObject(module, "Batch", (PyObject *)&BatchType) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "BATCH_MAX_GAMES", BATCH_MAX_GAMES) < 0) return -1;
     return PyModule_AddFunctions(module, batch_functions);
 }

@@ -1,10 +1,10 @@
-/* The native core of airships-env: the rules of docs/RULES.md in C99, bit-identical to the Python
+/* The native core of airships-env: the rules of docs/airships/RULES.md in C99, bit-identical to the Python
  * engine (airships_env/engine), which stays the readable reference and the oracle.
  *
  * Conventions follow the Python engine: cards are indices into the card set, -1 is an empty
  * place, -2 the Change of Era card in the deck; the deck's last entry is its top; stacks list
  * their cards from the bottom up. Every chance draw goes through one PCG64 generator per game
- * with the engine's exact sampler (docs/RULES.md "Chance"), so the same seed and the same actions
+ * with the engine's exact sampler (docs/airships/RULES.md "Chance"), so the same seed and the same actions
  * give the same game in both engines.
  *
  * Nothing here allocates inside a step, and nothing reads or writes outside the structs and
@@ -299,7 +299,7 @@ int game_attempt_odds(const Game *game, const Cards *cards, const Options *optio
  * 1 and the final scores and winners when that ends the game, 0 when it goes on (E1). */
 int game_outcome_if_success(const Game *game, const Cards *cards, const Options *options,
                             int action, int16_t *scores, uint8_t *winners_mask);
-/* Public view (canonical hidden cards, no generator) and determinization (docs/RULES.md). */
+/* Public view (canonical hidden cards, no generator) and determinization (docs/airships/RULES.md). */
 void game_public_view(Game *view, const Game *game, const Cards *cards);
 void game_determinize(Game *sample, const Game *game, const Cards *cards, Rng *rng);
 /* Check the invariants of an imported state; 0 if it is sound. */

@@ -671,11 +671,26 @@ static int parse_legal(PyObject *legal_obj, int8_t *legal, int *n_legal) {
     return 0;
 }
 
+/* A bot's settings come as a tuple (GreedyConfig.native(), HeuristicConfig.native()); anything
+ * else is a TypeError here, before PyArg_ParseTuple (which raises SystemError on a non-tuple). */
+static int expect_config_tuple(PyObject *obj, const char *what, Py_ssize_t size) {
+    if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == size) return 0;
+    if (PyTuple_Check(obj))
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %zd settings, got %zd", what, size,
+                     PyTuple_GET_SIZE(obj));
+    else
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %zd settings, got %.100s", what, size,
+                     Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
 int parse_greedy_config(PyObject *obj, GreedyConfig *config) {
+    if (expect_config_tuple(obj, "greedy (GreedyConfig.native())", 3) < 0) return -1;
     return PyArg_ParseTuple(obj, "ddd", &config->dice_weight, &config->chip_value, &config->extra_turn_threshold) ? 0 : -1;
 }
 
 int parse_heuristic_config(PyObject *obj, HeuristicConfig *c) {
+    if (expect_config_tuple(obj, "heuristic (HeuristicConfig.native())", 16) < 0) return -1;
     return PyArg_ParseTuple(obj, "(ddd)(ddd)dddidddddddddd", &c->turns_base[0], &c->turns_base[1], &c->turns_base[2],
                             &c->turns_per_airship[0], &c->turns_per_airship[1], &c->turns_per_airship[2],
                             &c->turns_per_phase, &c->turns_min, &c->dice_weight, &c->value_era,
@@ -732,9 +747,13 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
                                      &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z))
         return NULL;
     if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0)) {
+        /* PyErr_Format has no %g: the number is formatted by PyOS_double_to_string */
+        char *text = PyOS_double_to_string(seconds, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+        if (!text) return NULL;
         PyErr_Format(PyExc_ValueError,
                      "search needs a budget: sims >= 0 and 0 <= seconds <= 3600, not both 0 "
-                     "(got sims=%lld, seconds=%g)", sims, seconds);
+                     "(got sims=%lld, seconds=%s)", sims, text);
+        PyMem_Free(text);
         return NULL;
     }
     if (rollout != BOT_RANDOM && rollout != BOT_GREEDY && rollout != BOT_HEURISTIC) {
@@ -867,7 +886,7 @@ static PyMethodDef Game_methods[] = {
     {"export", (PyCFunction)Game_export, METH_NOARGS, "The whole state as (words, rng state)."},
     {"observe", (PyCFunction)Game_observe, METH_VARARGS, "Write a seat's observation into a float32 buffer."},
     {"attempt_odds", (PyCFunction)Game_attempt_odds, METH_VARARGS, "Exact odds counts of an attempt."},
-    {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/RULES.md V1)."},
+    {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/airships/RULES.md V1)."},
     {"determinize", (PyCFunction)Game_determinize, METH_VARARGS, "Hidden cards re-dealt with a generator."},
     {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
     {"search", (PyCFunction)(void (*)(void))Game_search, METH_VARARGS | METH_KEYWORDS,

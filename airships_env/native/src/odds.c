@@ -1,4 +1,4 @@
-/* Dice pools, exchange variants and exact odds (docs/RULES.md T2-T5), as
+/* Dice pools, exchange variants and exact odds (docs/airships/RULES.md T2-T5), as
  * airships_env/engine/derived.py and airships_env/engine/dice.py compute them.
  *
  * A colour's kept sum has an exact distribution over the 6^n equally likely outcomes of its

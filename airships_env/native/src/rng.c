@@ -1,4 +1,4 @@
-/* Random numbers exactly as the Python engine draws them (docs/RULES.md "Chance").
+/* Random numbers exactly as the Python engine draws them (docs/airships/RULES.md "Chance").
  *
  * numpy's PCG64 (XSL-RR 128/64, state stepped before the output) and numpy's SeedSequence
  * (the hash mixing that turns a seed and a spawn key into generator state), reimplemented so

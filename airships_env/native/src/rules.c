@@ -1,4 +1,4 @@
-/* The rules (docs/RULES.md), line for line as airships_env/engine/{game,rules}.py apply them:
+/* The rules (docs/airships/RULES.md), line for line as airships_env/engine/{game,rules}.py apply them:
  * setup S1-S6, the board P1/P2, a turn T1-T9, the Hindenburg H1-H3a, the end E1-E4, and the
  * public view and determinization of airships_env/engine/view.py. */
 #include <string.h>
