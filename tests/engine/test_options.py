@@ -42,6 +42,7 @@ def _quiet(state):  # type: ignore[no-untyped-def]
     return state
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 def test_options_defaults_are_the_rules_as_written() -> None:
     options = RulesOptions()
     assert options.to_dict() == {
@@ -54,6 +55,7 @@ def test_options_defaults_are_the_rules_as_written() -> None:
     assert new_game(2, seed=0).options == options
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 def test_options_round_trip_and_unknown_keys_are_refused() -> None:
     options = RulesOptions(hindenburg_any_order=False, stalemate_ends_game=False)
     assert RulesOptions.from_dict(options.to_dict()) == options

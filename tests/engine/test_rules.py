@@ -42,7 +42,7 @@ from airships_env.engine.actions import (
     attempt_variant,
 )
 from airships_env.engine.cards import AIRSHIP_TIERS, RED
-from airships_env.engine.records import ChipMove, Reveal
+from airships_env.engine.records import ActionRecord, ChipMove, Reveal
 from airships_env.engine.state import CHANGE_OF_ERA, EMPTY
 
 from .helpers import (
@@ -95,6 +95,7 @@ def test_S1_two_to_four_players_and_seat_0_starts(num_players: int) -> None:
     assert state.phase == CHOOSE_TARGET
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 @pytest.mark.parametrize("bad", [0, 1, 5, True, 2.0, "3", None])
 def test_S1_other_player_counts_are_refused(bad: object) -> None:
     with pytest.raises(ValueError, match="num_players"):
@@ -768,7 +769,8 @@ def test_E1_game_ends_after_the_turn_leaving_every_stack_at_most_one_card() -> N
     set_stack(state, 3, ["airship-D3", "airship-L1"])  # L1: 3 white, 8
     record = state.apply_action(stack_action(3), dice=((3, 3, 2), NO_DICE, NO_DICE))
     assert record.result == "success" and record.game_over
-    assert state.is_terminal() and state.final_scores == tuple(scores(state))
+    # player 0: its starters (0 stars), airship-L5 (1 point) and L1 (2); player 1: nothing (E2)
+    assert state.is_terminal() and state.final_scores == (3, 0) and state.winners == (0,)
     assert record.scores == state.final_scores and record.winners == state.winners
 
 
@@ -808,11 +810,28 @@ def test_E2_score_is_stars_plus_airships_plus_phases() -> None:
     assert score_parts(state, 0)["expansions"] == 2
 
 
+def _end_with_a_failed_attempt(state: GameState) -> ActionRecord:
+    """Seat 0 fails an attempt on stack 0 while every stack holds one card (E1): the game ends.
+
+    Seat 0 gets its two starters (0 stars) and a chip (T7), so no score changes.
+    """
+    state.current_player = 0
+    give(state, 0, "financier-S1", "hangar-S1")
+    for stack in range(4):
+        set_stack(state, stack, ["airship-L5"] if stack == 0 else ["airship-D1"])
+    record = state.apply_action(stack_action(0), dice=((1, 1, 1), NO_DICE, NO_DICE))
+    assert record.result == "failure" and record.game_over
+    return record
+
+
 def test_E3_highest_score_wins() -> None:
     state = basic(3)
     state.players[1].airships = [airship(state, "airship-D2")]  # 6
     state.players[2].airships = [airship(state, "airship-D1")]  # 5
     assert winners(state) == [1]
+    record = _end_with_a_failed_attempt(state)
+    assert record.scores == state.final_scores == (0, 6, 5)
+    assert record.winners == state.winners == (1,)
 
 
 def test_E3_tie_broken_by_airships_with_phases_counting_as_airships() -> None:
@@ -821,10 +840,15 @@ def test_E3_tie_broken_by_airships_with_phases_counting_as_airships() -> None:
     state.players[1].airships = [airship(state, "airship-L3"), airship(state, "airship-L5")]  # 2
     state.hindenburg = [2, EMPTY, EMPTY, EMPTY]  # player 2: 5 points, 1 "airship"
     state.players[2].airships = [airship(state, "airship-L5")]  # +1 = 6 points, 2 "airships"
-    assert scores(state)[0] == scores(state)[2] == 6 and scores(state)[1] == 2
+    assert scores(state) == [6, 2, 6]
     assert winners(state) == [2]
+    tied = state.clone()
+    record = _end_with_a_failed_attempt(tied)
+    assert record.scores == (6, 2, 6) and record.winners == tied.winners == (2,)
     state.players[0].airships.append(airship(state, "airship-L3"))  # 7 points now
     assert winners(state) == [0]
+    record = _end_with_a_failed_attempt(state)
+    assert record.scores == (7, 2, 6) and record.winners == state.winners == (0,)
 
 
 def test_E3_still_tied_players_share_the_win() -> None:
@@ -833,10 +857,7 @@ def test_E3_still_tied_players_share_the_win() -> None:
     state.players[3].airships = [airship(state, "airship-D5")]
     assert winners(state) == [1, 3]
     # the shared win is what the game records at its end
-    give(state, 0, "financier-S1", "hangar-S1")
-    for stack in range(4):
-        set_stack(state, stack, ["airship-L5"] if stack == 0 else ["airship-D1"])
-    state.apply_action(stack_action(0), dice=((1, 1, 1), NO_DICE, NO_DICE))
+    _end_with_a_failed_attempt(state)
     assert state.winners == (1, 3) and state.final_scores == (0, 6, 0, 6)
 
 
@@ -928,7 +949,9 @@ def test_V2_hidden_order_never_reaches_the_view(steps: int) -> None:
     assert changed  # the test did move hidden cards
     # and the view is not blind: a public difference shows
     other = state.clone()
-    other.players[0].chips_supply += 1
+    seat = next(p for p, player in enumerate(other.players) if player.chips_supply > 0)
+    other.players[seat].chips_supply -= 1  # a chip moves from the supply onto the board
+    other.players[seat].chips_on_board += 1
     assert public_view(other).to_dict() != view
 
 
