@@ -157,7 +157,7 @@ def test_T5_option_engine_bonus_odds_do_not_leak_between_games() -> None:
 
 # Added ruling: the airship that empties a stack --------------------------------------------
 @pytest.mark.parametrize("with_opening", [True, False])
-def test_option_wooden_airship_with_opening_airship(with_opening: bool) -> None:
+def test_H3a_option_wooden_airship_with_opening_airship(with_opening: bool) -> None:
     options = RulesOptions(wooden_airship_with_opening_airship=with_opening)
     state = _quiet(hand_built(options=options))
     state.wooden_airship = 1
