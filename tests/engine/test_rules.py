@@ -1,4 +1,5 @@
-"""One test per rule id of docs/RULES.md (S1..E4, V1, V2, X1..X4), on hand-built states.
+"""Tests named after the rule ids of docs/RULES.md (S1..E4, V1, V2, X1..X4, C1..C4), on
+hand-built states; tests/test_rule_ids.py checks that every id has one.
 
 Hand-built states start from ``basic()``: a set-up game with an empty main board and empty
 company boards (every player holds only its entrepreneur: 1 white die in Era 1), an empty deck
