@@ -7,6 +7,7 @@
 #   make test       fast test suite (excludes tests marked `slow`)
 #   make test-slow  only the `slow` tests
 #   make test-all   everything
+#   make mutation   break each rule in each engine, see the tests notice (scripts/mutation_run.py)
 #   make run        the main job (scripts/run_main.py)
 #   make bench      benchmarks (scripts/bench.py)
 #   make docs       the documentation site, built strictly into site/ (mkdocs.yml)
@@ -35,7 +36,7 @@ NATIVE_SOURCES := setup.py $(wildcard airships_env/native/src/*.c airships_env/n
 TORCH_VERSION := 2.13.0
 EXTRAS := env,train,web,dev,rllib,docs
 
-.PHONY: venv native test-asan run test test-slow test-all bench docs serve lint format clean
+.PHONY: venv native test-asan run test test-slow test-all mutation bench docs serve lint format clean
 
 venv: $(STAMP) $(NATIVE_STAMP)
 
@@ -78,6 +79,9 @@ test-slow: venv
 
 test-all: venv
 	$(VPY) -m pytest -m ''
+
+mutation: venv
+	$(VPY) scripts/mutation_run.py
 
 bench: venv
 	$(VPY) scripts/bench.py

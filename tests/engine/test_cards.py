@@ -157,6 +157,21 @@ def test_bad_file_names_file_card_and_field(
     assert words in message
 
 
+@pytest.mark.parametrize("colour", ["white", "red", "black"])
+def test_D1_a_cost_asks_for_at_most_three_dice_of_a_colour(tmp_path: Path, colour: str) -> None:
+    three = load_cards(
+        write_cards(tmp_path, _edited("financier-11", "cost", f"{{ {colour} = 3 }}"))
+    )
+    assert (
+        three.expansions[three.expansion_index["financier-11"]].cost[
+            ("white", "red", "black").index(colour)
+        ]
+        == 3
+    )
+    message = _error(tmp_path, _edited("financier-11", "cost", f"{{ {colour} = 4 }}"))
+    assert "'financier-11'" in message and "field 'cost'" in message and "at most 3" in message
+
+
 def test_bad_file_duplicate_id(tmp_path: Path) -> None:
     text = DEFAULT_TOML.replace('id = "financier-12"', 'id = "financier-11"')
     message = _error(tmp_path, text)

@@ -62,6 +62,7 @@ def test_replay_with_the_logged_dice_reaches_the_same_state(name: str) -> None:
     assert state == {k: v for k, v in final.items() if k != "rng"}
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 def test_the_golden_games_show_what_they_are_for() -> None:
     """Hindenburg end (2p), stack end (3p), and a chip decision, an extra turn, the Change of
     Era at the start of an extra turn and an exchange giving the fixed die (4p)."""

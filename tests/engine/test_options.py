@@ -42,6 +42,7 @@ def _quiet(state):  # type: ignore[no-untyped-def]
     return state
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 def test_options_defaults_are_the_rules_as_written() -> None:
     options = RulesOptions()
     assert options.to_dict() == {
@@ -54,6 +55,7 @@ def test_options_defaults_are_the_rules_as_written() -> None:
     assert new_game(2, seed=0).options == options
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 def test_options_round_trip_and_unknown_keys_are_refused() -> None:
     options = RulesOptions(hindenburg_any_order=False, stalemate_ends_game=False)
     assert RulesOptions.from_dict(options.to_dict()) == options
@@ -155,7 +157,7 @@ def test_T5_option_engine_bonus_odds_do_not_leak_between_games() -> None:
 
 # Added ruling: the airship that empties a stack --------------------------------------------
 @pytest.mark.parametrize("with_opening", [True, False])
-def test_option_wooden_airship_with_opening_airship(with_opening: bool) -> None:
+def test_H3a_option_wooden_airship_with_opening_airship(with_opening: bool) -> None:
     options = RulesOptions(wooden_airship_with_opening_airship=with_opening)
     state = _quiet(hand_built(options=options))
     state.wooden_airship = 1

@@ -1,4 +1,5 @@
-"""One test per rule id of docs/airships/RULES.md (S1..E4, V1, V2, X1..X4), on hand-built states.
+"""Tests named after the rule ids of docs/airships/RULES.md (S1..E4, V1, V2, X1..X4, C1..C4), on
+hand-built states; tests/test_rule_ids.py checks that every id has one.
 
 Hand-built states start from ``basic()``: a set-up game with an empty main board and empty
 company boards (every player holds only its entrepreneur: 1 white die in Era 1), an empty deck
@@ -42,7 +43,7 @@ from airships_env.engine.actions import (
     attempt_variant,
 )
 from airships_env.engine.cards import AIRSHIP_TIERS, RED
-from airships_env.engine.records import ChipMove, Reveal
+from airships_env.engine.records import ActionRecord, ChipMove, Reveal
 from airships_env.engine.state import CHANGE_OF_ERA, EMPTY
 
 from .helpers import (
@@ -95,6 +96,7 @@ def test_S1_two_to_four_players_and_seat_0_starts(num_players: int) -> None:
     assert state.phase == CHOOSE_TARGET
 
 
+@pytest.mark.python_only  # nothing here for the core to answer
 @pytest.mark.parametrize("bad", [0, 1, 5, True, 2.0, "3", None])
 def test_S1_other_player_counts_are_refused(bad: object) -> None:
     with pytest.raises(ValueError, match="num_players"):
@@ -216,6 +218,35 @@ def test_P1_full_row_drops_its_leftmost_card_and_slides_left() -> None:
 # ---------------------------------------------------------------------------------------------
 # A turn
 # ---------------------------------------------------------------------------------------------
+def test_P2_a_taken_card_leaves_its_slot_empty_and_the_row_does_not_slide() -> None:
+    state = basic(deck=["financier-24"])
+    give(state, 0, "financier-S1", "hangar-S1")  # 3 white
+    put(state, 0, "financier-11")  # 2 white, 5
+    put(state, 1, "financier-22")
+    put(state, 2, "financier-23")
+    record = state.apply_action(attempt_action(0), dice=((3, 3, 1), NO_DICE, NO_DICE))
+    assert record.result == "success" and record.acquired == "financier-11"
+    # the next turn's reveal (T1) fills the slot left empty (P1), the others stayed put
+    assert record.reveals == (Reveal("financier-24", 0, None),)
+    row = [expansion(state, c) for c in ("financier-24", "financier-22", "financier-23")]
+    assert state.board[0:3] == row
+
+
+def test_T1a_the_first_turn_begins_with_a_reveal() -> None:
+    checked = 0
+    for num_players in (2, 3, 4):
+        for seed in range(10):
+            state = new_game(num_players, seed=seed)
+            assert state.current_player == 0 and state.turn == 1
+            if state.removed:  # a card pushed out by P1 (S4) takes an extra reveal
+                continue
+            # S4 leaves 6 expansions on the board; the first turn's reveal makes 7
+            assert sum(card != EMPTY for card in state.board) == 7
+            assert len(state.deck) == 18 + 1 + 24 - num_players - 1
+            checked += 1
+    assert checked >= 10
+
+
 def test_T1_each_turn_reveals_the_top_card() -> None:
     state = basic(deck=["hangar-12", "engine-11"])
     turn = state.turn
@@ -491,6 +522,27 @@ def test_T5_chip_offered_only_when_it_decides_the_attempt(
         assert record.result == ("success" if sum(faces) + 1 >= 5 else "failure")
 
 
+def test_T5_wooden_airship_and_engine_bonus_add_up() -> None:
+    state = basic(era=2)
+    give(state, 0, "engine-22")  # +2 red
+    state.wooden_airship = 0  # +1
+    target = place(state, "materials-21")  # 1 red, 5
+    record = state.apply_action(attempt_action(target), dice=(NO_DICE, (2,), NO_DICE))
+    assert record.bonuses == (("wooden airship", 1), ("engine +2 red", 2))
+    assert record.dice_sum == 2 and record.total == 5 and record.result == "success"
+
+
+def test_T5_two_bonuses_of_one_engine_card_add_up(tmp_path: Path) -> None:
+    bonuses = '[ { colour = "red", amount = 2 }, { colour = "any", amount = 1 } ]'
+    cards = cards_with(tmp_path, [("engine-22", "engine_bonuses", bonuses)])
+    state = basic(era=2, cards=cards)
+    give(state, 0, "engine-22")  # +2 red, +1 any
+    target = place(state, "materials-21")  # 1 red, 5
+    record = state.apply_action(attempt_action(target), dice=(NO_DICE, (2,), NO_DICE))
+    assert [amount for _name, amount in record.bonuses] == [2, 1]
+    assert record.total == 5 and record.result == "success"
+
+
 def test_T5_spent_chip_goes_back_to_the_supply_and_decides_success() -> None:
     state = basic()
     give(state, 0, "financier-S1")
@@ -614,6 +666,28 @@ def test_T7_failure_takes_a_chip_from_the_supply_if_there_is_one() -> None:
     assert chips(state, 0) == (2, 0)
 
 
+def test_T7_a_supply_of_exactly_one_chip_still_gives_it() -> None:
+    state = basic()
+    give(state, 0, "financier-S1")
+    target = place(state, "financier-11")
+    set_chips(state, 0, 1, 1)
+    record = state.apply_action(attempt_action(target), dice=((1, 1), NO_DICE, NO_DICE))
+    assert record.result == "failure"
+    assert record.chips == (ChipMove(0, 1, "supply", "board", "failure"),)
+    assert chips(state, 0) == (2, 0)
+
+
+def test_T6_hindenburg_mark_with_a_supply_of_exactly_one_chip() -> None:
+    state = basic(era=2)
+    open_hindenburg(state)
+    give(state, 0, "hangar-21", "engineer-14")  # 1 red + fixed red 5, 1 black
+    set_chips(state, 0, 2, 1)
+    record = state.apply_action(phase_action(0), dice=(NO_DICE, (4,), (6,)))  # 15 of 15
+    assert record.result == "success" and state.hindenburg == [0, EMPTY, EMPTY, EMPTY]
+    assert record.chips == (ChipMove(0, 1, "supply", "hindenburg", "hindenburg mark"),)
+    assert chips(state, 0) == (2, 0)
+
+
 @pytest.mark.parametrize("faces", [(3, 3), (1, 1)])
 def test_T8_extra_turn_for_three_chips_after_success_or_failure(faces: tuple[int, int]) -> None:
     state = basic(deck=["engine-12", "engine-11"])
@@ -635,7 +709,7 @@ def test_T8_extra_turn_for_three_chips_after_success_or_failure(faces: tuple[int
     assert record.reveals == (Reveal("engine-11", 12, None),)  # a whole turn: T1 again
 
 
-def test_T8_extra_turns_repeat_while_the_player_can_pay() -> None:
+def test_T8a_offered_again_after_each_extra_turn_while_the_player_can_pay() -> None:
     state = basic(deck=["hangar-12", "captain-12", "engineer-13"])  # nobody can take these
     give(state, 0, "financier-S1")  # 2 white
     set_chips(state, 0, 6, 0)
@@ -768,7 +842,8 @@ def test_E1_game_ends_after_the_turn_leaving_every_stack_at_most_one_card() -> N
     set_stack(state, 3, ["airship-D3", "airship-L1"])  # L1: 3 white, 8
     record = state.apply_action(stack_action(3), dice=((3, 3, 2), NO_DICE, NO_DICE))
     assert record.result == "success" and record.game_over
-    assert state.is_terminal() and state.final_scores == tuple(scores(state))
+    # player 0: its starters (0 stars), airship-L5 (1 point) and L1 (2); player 1: nothing (E2)
+    assert state.is_terminal() and state.final_scores == (3, 0) and state.winners == (0,)
     assert record.scores == state.final_scores and record.winners == state.winners
 
 
@@ -793,6 +868,17 @@ def test_E1_a_failed_last_turn_also_ends_the_game() -> None:
     assert record.result == "failure" and record.game_over
 
 
+def test_E1_the_third_phase_does_not_end_the_game() -> None:
+    state = basic(era=2)
+    open_hindenburg(state)
+    state.hindenburg = [1, EMPTY, EMPTY, 1]
+    give(state, 0, "financier-21", "hangar-21", "captain-22")
+    set_chips(state, 0, 0, 4)
+    record = state.apply_action(phase_action(2), dice=(NO_DICE, (5, 5, 5), (8, 8, 8)))
+    assert record.result == "success" and state.hindenburg == [1, EMPTY, 0, 1]
+    assert not record.game_over and state.phase == CHOOSE_TARGET and state.current_player == 1
+
+
 def test_E2_score_is_stars_plus_airships_plus_phases() -> None:
     state = basic(3, era=2)
     give(state, 0, "financier-24", "hangar-24", "engine-11")  # 3 + 2 + 0 stars
@@ -808,11 +894,28 @@ def test_E2_score_is_stars_plus_airships_plus_phases() -> None:
     assert score_parts(state, 0)["expansions"] == 2
 
 
+def _end_with_a_failed_attempt(state: GameState) -> ActionRecord:
+    """Seat 0 fails an attempt on stack 0 while every stack holds one card (E1): the game ends.
+
+    Seat 0 gets its two starters (0 stars) and a chip (T7), so no score changes.
+    """
+    state.current_player = 0
+    give(state, 0, "financier-S1", "hangar-S1")
+    for stack in range(4):
+        set_stack(state, stack, ["airship-L5"] if stack == 0 else ["airship-D1"])
+    record = state.apply_action(stack_action(0), dice=((1, 1, 1), NO_DICE, NO_DICE))
+    assert record.result == "failure" and record.game_over
+    return record
+
+
 def test_E3_highest_score_wins() -> None:
     state = basic(3)
     state.players[1].airships = [airship(state, "airship-D2")]  # 6
     state.players[2].airships = [airship(state, "airship-D1")]  # 5
     assert winners(state) == [1]
+    record = _end_with_a_failed_attempt(state)
+    assert record.scores == state.final_scores == (0, 6, 5)
+    assert record.winners == state.winners == (1,)
 
 
 def test_E3_tie_broken_by_airships_with_phases_counting_as_airships() -> None:
@@ -821,10 +924,15 @@ def test_E3_tie_broken_by_airships_with_phases_counting_as_airships() -> None:
     state.players[1].airships = [airship(state, "airship-L3"), airship(state, "airship-L5")]  # 2
     state.hindenburg = [2, EMPTY, EMPTY, EMPTY]  # player 2: 5 points, 1 "airship"
     state.players[2].airships = [airship(state, "airship-L5")]  # +1 = 6 points, 2 "airships"
-    assert scores(state)[0] == scores(state)[2] == 6 and scores(state)[1] == 2
+    assert scores(state) == [6, 2, 6]
     assert winners(state) == [2]
+    tied = state.clone()
+    record = _end_with_a_failed_attempt(tied)
+    assert record.scores == (6, 2, 6) and record.winners == tied.winners == (2,)
     state.players[0].airships.append(airship(state, "airship-L3"))  # 7 points now
     assert winners(state) == [0]
+    record = _end_with_a_failed_attempt(state)
+    assert record.scores == (7, 2, 6) and record.winners == state.winners == (0,)
 
 
 def test_E3_still_tied_players_share_the_win() -> None:
@@ -833,10 +941,7 @@ def test_E3_still_tied_players_share_the_win() -> None:
     state.players[3].airships = [airship(state, "airship-D5")]
     assert winners(state) == [1, 3]
     # the shared win is what the game records at its end
-    give(state, 0, "financier-S1", "hangar-S1")
-    for stack in range(4):
-        set_stack(state, stack, ["airship-L5"] if stack == 0 else ["airship-D1"])
-    state.apply_action(stack_action(0), dice=((1, 1, 1), NO_DICE, NO_DICE))
+    _end_with_a_failed_attempt(state)
     assert state.winners == (1, 3) and state.final_scores == (0, 6, 0, 6)
 
 
@@ -928,7 +1033,9 @@ def test_V2_hidden_order_never_reaches_the_view(steps: int) -> None:
     assert changed  # the test did move hidden cards
     # and the view is not blind: a public difference shows
     other = state.clone()
-    other.players[0].chips_supply += 1
+    seat = next(p for p, player in enumerate(other.players) if player.chips_supply > 0)
+    other.players[seat].chips_supply -= 1  # a chip moves from the supply onto the board
+    other.players[seat].chips_on_board += 1
     assert public_view(other).to_dict() != view
 
 
@@ -1002,3 +1109,106 @@ def test_X3_six_white_dice_available_only_three_rolled() -> None:
     target = place(state, "engine-11")
     record = state.apply_action(attempt_action(target))  # the real roll: 3 dice too
     assert record.rolled is not None and len(record.rolled[0]) == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Chance, computed here from the rule text (C1-C4), not with the engine's sampler
+# ---------------------------------------------------------------------------------------------
+FACES_AS_WRITTEN = ((1, 1, 2, 2, 3, 3), (2, 3, 3, 4, 4, 5), (4, 4, 6, 6, 8, 8))  # Components
+
+
+def _below(raw: np.random.Generator, bound: int) -> int:
+    """C1 as written: rejection on the raw 64-bit output, nothing drawn below 2."""
+    if bound <= 1:
+        return 0
+    limit = (2**64 // bound) * bound
+    while True:
+        value = int(raw.bit_generator.random_raw())
+        if value < limit:
+            return value % bound
+
+
+def _shuffled(raw: np.random.Generator, items: list[int]) -> list[int]:
+    """C2 as written: Fisher-Yates from the last position down."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(raw, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def _twin(generator: np.random.Generator) -> np.random.Generator:
+    twin = np.random.default_rng()
+    twin.bit_generator.state = generator.bit_generator.state
+    return twin
+
+
+def test_C1_a_bound_of_one_draws_nothing_and_a_large_bound_rejects() -> None:
+    state = basic(era=2)
+    state.wooden_airship = 0
+    give(state, 0, "engineer-21")  # fixed red 5: enough for materials-21 (1 red, 5)
+    target = place(state, "materials-21")
+    # the entrepreneur's red die is rolled: a bound of 6, one draw
+    assert state.rng is not None
+    twin = _twin(state.rng)
+    record = state.apply_action(attempt_action(target))
+    assert record.rolled == ((), (FACES_AS_WRITTEN[1][_below(twin, 6)],), ())
+    assert state.rng.bit_generator.state == twin.bit_generator.state
+    # bound 2^63 + 1: about half of the raw values lie at or above the limit and are redrawn
+    from airships_env.engine.dice import uniform_below
+
+    generator = np.random.default_rng(5)
+    twin = _twin(generator)
+    for bound in (0, 1, 2, 6, 216, 6**9, 2**63 + 1):
+        assert [uniform_below(generator, bound) for _ in range(64)] == [
+            _below(twin, bound) for _ in range(64)
+        ]
+    assert generator.bit_generator.state == twin.bit_generator.state
+
+
+def test_C3_a_roll_reads_base_6_digits_white_then_red_then_black() -> None:
+    state = basic(era=2)  # entrepreneur side II: 1 white + 1 red
+    give(state, 0, "financier-21")  # + 1 white, 1 red, 1 black
+    target = place(state, "hangar-23")  # 2 red + 1 black, 15: rolls 2 red and 1 black
+    other = place(state, "captain-24")  # 1 white + 1 red + 1 black, 13: rolls 2 + 2 + 1
+    assert state.rng is not None
+    twin = _twin(state.rng)
+    record = state.apply_action(attempt_action(other))
+    code = _below(twin, 6**5)
+    digits = [code // 6**i % 6 for i in range(5)]  # least significant first
+    white, red, black = FACES_AS_WRITTEN
+    assert record.rolled == (
+        (white[digits[0]], white[digits[1]]),
+        (red[digits[2]], red[digits[3]]),
+        (black[digits[4]],),
+    )
+    assert state.rng.bit_generator.state == twin.bit_generator.state
+    assert state.board[target] == expansion(state, "hangar-23")
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_C4_the_deal_draws_in_the_documented_order(num_players: int) -> None:
+    seed = 11 + num_players
+    state = new_game(num_players, seed=seed)
+    raw = np.random.default_rng(seed)
+    cards = state.cards
+    stacks: list[list[int]] = [[], [], [], []]
+    left_out: list[int] = []
+    for tier in (3, 2, 1):  # S2: tier 3 first, each in card-file order before its shuffle
+        shuffled = _shuffled(raw, [a.index for a in cards.airships if a.tier == tier])
+        for stack, card in zip(stacks, shuffled[:4], strict=True):
+            stack.append(card)
+        left_out += shuffled[4:]
+    era_two = _shuffled(raw, [e.index for e in cards.expansions if e.era == 2])
+    era_one = _shuffled(raw, [e.index for e in cards.expansions if e.era == 1])
+    deck = [*era_two, CHANGE_OF_ERA, *era_one]  # bottom to top: the last item is on top
+    starters = _shuffled(raw, [e.index for e in cards.expansions if e.era == 0])
+    assert state.stacks == stacks and state.left_out == left_out
+    for seat in range(num_players):  # item i goes to seat i
+        department = cards.expansions[starters[seat]].department
+        assert state.players[seat].slots[department] == starters[seat]
+    on_board = [card for card in state.board if card != EMPTY] + state.removed
+    assert sorted(on_board) == sorted(starters[num_players:] + deck[len(state.deck) :])
+    assert state.deck == deck[: len(state.deck)]  # the reveals took the top and drew nothing
+    assert state.rng is not None
+    assert state.rng.bit_generator.state == raw.bit_generator.state

@@ -164,15 +164,26 @@ def test_a_move_that_wins_on_the_spot_is_found(players: int) -> None:
 
 
 def test_the_search_releases_the_gil() -> None:
+    """While the core searches (600 ms), this thread keeps running Python."""
     game = NativeGame.from_state(searching_state(2, seed=6))
     bot = ISMCTSAgent(ms=600, seed=1)
-    worker = threading.Thread(target=bot.search, args=(game, 1))
+    window: list[float] = []
+
+    def search() -> None:
+        window.append(time.perf_counter())
+        bot.search(game, 1)
+        window.append(time.perf_counter())
+
+    worker = threading.Thread(target=search)
+    ticks: list[float] = []
     worker.start()
-    time.sleep(0.05)
-    counted = sum(range(10_000))  # Python runs here while the search is under way
-    still_searching = worker.is_alive()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())  # runs only while no other thread holds the GIL
     worker.join()
-    assert counted and still_searching
+    start, end = window
+    assert end - start >= 0.4  # the search ran for its time budget
+    # a search holding the GIL would leave no tick between its first and last 100 ms
+    assert sum(start + 0.1 < tick < end - 0.1 for tick in ticks) > 100
 
 
 def test_options_are_checked_with_clear_errors() -> None:

@@ -118,15 +118,38 @@ def test_league_env_draws_bots_and_snapshots_and_reports_them(tmp_path: Path) ->
     assert env.external_seconds > 0  # the snapshot was played outside the core
 
 
-def test_native_league_draws_do_not_depend_on_timing(tmp_path: Path) -> None:
+def test_native_league_draws_do_not_depend_on_timing() -> None:
+    """Each slot draws its opponents from its own generator: the learner playing otherwise (so
+    that games end at other steps and in another order) leaves every slot's draws unchanged."""
     mix = LeagueMix((Member(BOT, "random"), Member(BOT, "greedy")), (0.5, 0.5))
 
-    def labels() -> list[list[str]]:
-        env = NativeLeagueVecEnv(3, 2, mix, seed=5)
+    def opponents_by_slot(
+        actions_seed: int, episodes: int = 3
+    ) -> tuple[list[list[list[str]]], list[tuple[int, int]]]:
+        env = NativeLeagueVecEnv(3, 3, mix, seed=5, max_turns=200)
         env.reset()
-        return [[m.label for m in members] for members in env._current]
+        rng = np.random.default_rng(actions_seed)
+        seen: list[list[list[str]]] = [[] for _ in range(3)]
+        ends: list[tuple[int, int]] = []  # (step, slot) of every game's end
+        for step in range(20_000):
+            if min(len(slot) for slot in seen) >= episodes:
+                break
+            masks = env.action_masks()
+            env.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+            _, _, dones, infos = env.step_wait()
+            for slot in np.flatnonzero(dones):
+                seen[slot].append(infos[slot]["league"]["opponents"])
+                ends.append((step, int(slot)))
+        else:
+            raise AssertionError("the games did not end")
+        env.close()
+        return [slot[:episodes] for slot in seen], ends
 
-    assert labels() == labels()
+    (first, first_ends), (second, second_ends) = opponents_by_slot(0), opponents_by_slot(1)
+    assert first_ends != second_ends  # the games ended at other steps
+    assert first == second
+    flat = [label for slot in first for episode in slot for label in episode]
+    assert {"random", "greedy"} <= set(flat)  # the draws are not all alike
 
 
 def test_sigkill_and_resume_write_no_evaluation_twice(tmp_path: Path) -> None:
