@@ -75,7 +75,7 @@ def test_native_run_checkpoints_resumes_and_plays_legal_moves(tmp_path: Path) ->
     state = read_state(first.run_dir)
     assert state is not None and state.num_timesteps == 512 and state.wall_seconds > 0
     league = json.loads((first.run_dir / state.league).read_text())  # type: ignore[arg-type]
-    assert [s["step"] for s in league["snapshots"]] == [256]  # a snapshot joined the pool
+    assert [s["step"] for s in league["snapshots"]] == [256, 512]  # snapshots joined the pool
     assert [r["step"] for r in evaluation_rows(first.run_dir)] == [256, 512]
 
     resumed = train(
