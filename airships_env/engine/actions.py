@@ -91,6 +91,22 @@ def as_action_index(action: object) -> int | None:
     return None
 
 
+def not_an_action_reason(action: object) -> str | None:
+    """Why a value is not an action of the action space (None when it is one)."""
+    index = as_action_index(action)
+    if index is None:
+        if isinstance(action, np.ndarray):
+            kind = f"an array of {action.dtype} with shape {action.shape}"
+        else:
+            shown = repr(action)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            kind = f"{shown} of type {type(action).__name__}"
+        return f"an action is an integer index, got {kind}"
+    if not 0 <= index < NUM_ACTIONS:
+        return f"no action has index {index} (0..{NUM_ACTIONS - 1})"
+    return None
+
+
 def attempt_action(target: int, variant: int = NO_EXCHANGE) -> int:
     """The action index of an attempt on ``target`` in ``variant``."""
     return NUM_VARIANTS * target + variant

@@ -17,6 +17,14 @@ class IllegalActionError(ValueError):
         )
 
 
+class ActionSpaceError(IllegalActionError):
+    """A value that is no action at all (not an integer index, or outside 0..82).
+
+    Unlike an action the rules forbid now, this is a bug in the caller: the environments
+    raise it whatever their ``illegal_action`` option says.
+    """
+
+
 class CardDataError(ValueError):
     """A card file that does not follow the schema; names the file, the entry and the field."""
 

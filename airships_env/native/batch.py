@@ -49,7 +49,7 @@ import numpy as np
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
 from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS
 from airships_env.engine.cards import CardSet, load_cards
-from airships_env.engine.errors import IllegalActionError
+from airships_env.engine.errors import ActionSpaceError, IllegalActionError
 from airships_env.engine.game import check_num_players
 from airships_env.engine.model import RulesOptions
 from airships_env.engine.state import GameState
@@ -249,10 +249,17 @@ class NativeBatch:
         except LookupError as error:
             game, action, legal = error.args
             names = [ACTION_NAMES[a] for a in legal]
+            if legal and not 0 <= action < NUM_ACTIONS:
+                raise ActionSpaceError(
+                    action,
+                    f"game {game}",
+                    legal,
+                    names,
+                    f"game {game} of the batch: no action has index {action} "
+                    f"(0..{NUM_ACTIONS - 1})",
+                ) from None
             if not legal:
                 why = f"game {game} of the batch is not waiting for a Python seat"
-            elif not 0 <= action < NUM_ACTIONS:
-                why = f"game {game} of the batch: no action has index {action}"
             else:
                 why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"
             raise IllegalActionError(action, f"game {game}", legal, names, why) from None
