@@ -218,7 +218,8 @@ def make_agent(
 ) -> Policy:
     """Build the agent a spec names; ``rng`` goes to constructors that take one.
 
-    Raises ValueError for an unknown name or option (listing the valid ones) and
+    Raises ValueError for an unknown name or option (listing the valid ones) or a constructor
+    that refuses its options (a model file that cannot be read included) and
     :class:`AgentUnavailableError` when the agent's module cannot be imported. With
     ``num_players``, also checks that the agent can play at that table (:func:`check_fit`).
     """
@@ -236,7 +237,7 @@ def make_agent(
         options["rng"] = rng
     try:
         agent = cls(**options)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OSError) as exc:  # OSError: a model file that is not there
         if str(exc).startswith(f"agent spec {spec!r}"):
             raise
         raise ValueError(f"agent spec {spec!r}: {exc}") from exc

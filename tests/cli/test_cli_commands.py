@@ -195,3 +195,20 @@ def test_cli_import_does_not_import_rich_torch_or_the_bots():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_missing_model_is_a_usage_error_without_a_class_name(cli, tmp_path):
+    """Issue 27 item 13: it was 'FileNotFoundError: ...' with exit status 1."""
+    missing = tmp_path / "missing.zip"
+    spec = f"ppo:path={missing}"
+    run = cli(["arena", "--agents", f"{spec},random", "--games", "2", "--no-progress"])
+    assert run.code == 2
+    assert f"arena: agent spec '{spec}': PPO model '{missing}' not found" in run.err
+    assert "Error" not in run.err
+
+
+def test_tournament_games_zero_blames_the_option_not_the_config(cli):
+    run = cli(["tournament", "--games", "0", "--no-progress"])
+    assert run.code == 2
+    assert "argument --games: must be 1 or more, got 0" in run.err
+    assert "tournament.yaml" not in run.err
