@@ -152,7 +152,7 @@ def status_text(state: GameState, labels: Sequence[str]) -> Text:
     text = Text().append(f"Turn {state.turn}", "bold")
     text.append(f"  ·  Era {state.era}  ·  Deck {deck_text(state)}  ·  step {state.step}")
     if state.removed:
-        text.append(f"  ·  {len(state.removed)} expansions out of the game")
+        text.append(f"  ·  {words.removed_text(state)}")
     text.append("\n")
     if state.phase == GAME_OVER:
         text.append("Game over: ", "bold")

@@ -40,6 +40,7 @@ from airships_env.engine.text import (
     exchange_parts,
     plain,
     record_events,
+    removed_text,
     result_label,
     roll_text,
     status_text,
@@ -96,7 +97,7 @@ def render_ansi(
     out.append(
         paint(
             f"AIRSHIPS  era {state.era}  deck {deck_text(state)}  turn {state.turn}  "
-            f"step {state.step}  left the game: {len(state.removed)}",
+            f"step {state.step}  {removed_text(state)}",
             "1",
         )
     )

@@ -291,3 +291,14 @@ def test_the_dice_legend_is_on_the_game_and_replay_pages(client) -> None:
         for _, notation, meaning in DICE_NOTATION:
             assert f'aria-label="{escape(notation)}"' in legend
             assert escape(meaning) in legend
+
+
+def test_the_table_says_how_many_expansions_left_the_game() -> None:
+    """Issue 27 item 14: the status chip said '1 out of the game'."""
+    from agents.web.app import _templates, table_context
+    from airships_env.engine import new_game
+
+    state = new_game(2, seed=1)
+    state.removed.append(3)
+    html = _templates().get_template("_table.html").render(**table_context(state, ["P0", "P1"]))
+    assert "1 expansion out of the game" in html
