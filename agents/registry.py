@@ -123,6 +123,31 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
+#: The extra that installs a package an agent may need (pip's name for the import name).
+EXTRA_OF_PACKAGE: dict[str, str] = {
+    "yaml": "env",
+    "pydantic": "env",
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "ray": "rllib",
+}
+
+
+def missing_package(agent: str, package: str) -> AgentUnavailableError:
+    """The error for an agent whose package is not installed, naming the extra that has it."""
+    package = package.partition(".")[0]  # 'stable_baselines3.common': the package to install
+    extra = EXTRA_OF_PACKAGE.get(package)
+    how = (
+        f": pip install 'airships-env[{extra}]' (in a checkout: pip install -e '.[{extra}]')"
+        if extra is not None
+        else ""
+    )
+    return AgentUnavailableError(
+        f"agent {agent!r} needs the package {package!r}, which is not installed{how}"
+    )
+
+
 def agent_class(name: str) -> type:
     """The class an agent name builds (a registered name or a dotted ``module.Class`` path)."""
     if name in AGENTS:
@@ -143,10 +168,7 @@ def agent_class(name: str) -> type:
                 f"agent {name!r} lives in module {module_name}, which does not exist "
                 f"(yet) in this installation"
             ) from exc
-        raise AgentUnavailableError(
-            f"agent {name!r} needs the package {missing!r}, which is not installed "
-            f"(for 'ppo': pip install -e '.[train]')"
-        ) from exc
+        raise missing_package(name, missing) from exc
     try:
         cls = getattr(module, attribute)
     except AttributeError as exc:
@@ -237,6 +259,8 @@ def make_agent(
         options["rng"] = rng
     try:
         agent = cls(**options)
+    except ModuleNotFoundError as exc:  # a package imported when the agent is built
+        raise missing_package(name, exc.name or "?") from exc
     except (TypeError, ValueError, OSError) as exc:  # OSError: a model file that is not there
         if str(exc).startswith(f"agent spec {spec!r}"):
             raise
