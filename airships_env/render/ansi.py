@@ -97,11 +97,14 @@ def render_ansi(
     out.append(
         paint(
             f"AIRSHIPS  era {state.era}  deck {deck_text(state)}  turn {state.turn}  "
-            f"step {state.step}  {removed_text(state)}",
+            f"step {state.step}",
             "1",
         )
     )
-    out.append(paint(status_text(state), "1;93" if state.phase == GAME_OVER else "1"))
+    out.append(
+        paint(status_text(state), "1;93" if state.phase == GAME_OVER else "1")
+        + f"   ({removed_text(state)})"
+    )
     out.append(rule)
 
     # The main board: 6 rows of 3 slots, each slot on two lines (id, cost, target / effect).

@@ -251,7 +251,7 @@ def test_a_negative_seed_names_the_seed_and_what_is_allowed(capsys):
 def test_an_agent_whose_package_is_missing_names_the_extra(monkeypatch) -> None:
     """The bundled ppo loads its zip with stable-baselines3: without it, an installed wheel
     said 'ModuleNotFoundError: ...' (exit 1); now the registry names the extra to install."""
-    monkeypatch.setitem(sys.modules, "stable_baselines3", None)
+    monkeypatch.setitem(sys.modules, "stable_baselines3.common.save_util", None)
     with pytest.raises(AgentUnavailableError) as error:
         make_agent("ppo", num_players=2)
     message = str(error.value)
