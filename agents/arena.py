@@ -324,8 +324,8 @@ def _init_worker(
 ) -> None:
     global _WORKER
     die_with_parent(parent_pid)  # a kill -9 of the arena leaves no worker playing on
-    # Ctrl-C is the main process's business: it stops handing out games, and each worker
-    # finishes the game it is playing instead of dying mid-game.
+    # Ctrl-C (sent to the whole process group) is the main process's business: it stops
+    # handing out games, keeps the finished ones and ends the workers (_end_workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = GameRunner(agent_specs, seed, save_logs, max_steps)
 
@@ -592,18 +592,35 @@ def _play_all(
         initializer=_init_worker,
         initargs=(agent_specs, seed, save_logs, max_steps, os.getpid()),
     )
+    finished = False
     try:
         with single_threaded_workers():  # the executor starts its processes on submit
             futures = [executor.submit(_worker_play, spec) for spec in pending]
         for future in as_completed(futures):
             yield future.result()
+        finished = True
     except BrokenProcessPool as exc:
         raise RuntimeError(
             "a worker process died while playing (killed by the system, out of memory, or an "
             "agent that exits the process); the finished games are saved: run again to resume"
         ) from exc
     finally:
+        if not finished:
+            _end_workers(executor)
         executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _end_workers(executor: ProcessPoolExecutor) -> None:
+    """End the workers now (Ctrl-C, an error): the games they are playing would not be saved,
+    and waiting for them (a search bot's game takes seconds) held the exit for 10-20 s."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
 
 
 # ---------------------------------------------------------------------------------------------

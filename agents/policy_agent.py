@@ -42,7 +42,12 @@ class ActorNet:
             model_path = model_path.with_suffix(".zip")  # SB3 appends .zip when saving
         if not model_path.exists():
             raise FileNotFoundError(f"PPO model {str(path)!r} not found")
-        from stable_baselines3.common.save_util import load_from_zip_file
+        try:
+            from stable_baselines3.common.save_util import load_from_zip_file
+        except ModuleNotFoundError as exc:  # the model zip holds torch tensors: SB3 reads it
+            from agents.registry import missing_package
+
+            raise missing_package("ppo", exc.name or "stable_baselines3") from exc
 
         data, params, _ = load_from_zip_file(str(model_path), device="cpu")
         if data is None or "policy" not in params:

@@ -50,7 +50,13 @@ except ImportError as error:  # pragma: no cover - the train extra is not instal
     ) from error
 
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
-from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.engine import (
+    ACTION_NAMES,
+    NUM_ACTIONS,
+    ActionSpaceError,
+    RulesOptions,
+    not_an_action_reason,
+)
 from airships_env.native.batch import BOTS, EXTERNAL, LEARNER, NativeBatch, Opponent
 from airships_env.observation import observation_high
 from airships_env.policy import Decision, Policy
@@ -228,11 +234,36 @@ class AirshipsVecEnv(VecEnv):
         return self.batch.obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Store the learner's actions."""
-        values = np.asarray(actions).reshape(self.num_envs)
-        if not np.issubdtype(values.dtype, np.integer):
-            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
-        self._actions = values  # kept as given (2**32 must not wrap to action 0)
+        """Store the learner's actions (one action index 0..82 per game)."""
+        self._actions[:] = self._checked(actions, np.arange(self.num_envs))
+
+    def _checked(self, actions: Any, games: np.ndarray) -> np.ndarray:
+        """The actions for ``games`` as integers; raises ActionSpaceError naming the first game
+        whose value is no action (a float, NaN, out of 0..82), never casting it to one."""
+        values = np.asarray(actions)
+        if values.size != games.size:
+            raise ValueError(f"expected {games.size} actions, got shape {values.shape}")
+        values = values.reshape(games.size)
+        integers = np.issubdtype(values.dtype, np.integer) and not np.issubdtype(
+            values.dtype, np.bool_
+        )
+        bad = (
+            np.arange(games.size)
+            if not integers
+            else np.flatnonzero((values < 0) | (values >= NUM_ACTIONS))
+        )
+        if bad.size:
+            k = int(bad[0])
+            game = int(games[k])
+            legal = np.flatnonzero(self.batch.masks[game]).tolist()
+            raise ActionSpaceError(
+                values[k].item(),
+                f"game {game}",
+                legal,
+                [ACTION_NAMES[a] for a in legal],
+                not_an_action_reason(values[k]) or "not an action index",
+            )
+        return values
 
     def step_wait(self) -> VecEnvStepReturn:
         """One learner step in every game; opponents play until each learner acts again."""
@@ -289,11 +320,11 @@ class AirshipsVecEnv(VecEnv):
     def _act(self, policy: Policy, games: np.ndarray) -> np.ndarray:
         act_batch = getattr(policy, "act_batch", None)
         if act_batch is not None:
-            return np.asarray(act_batch(self.batch.obs[games], self.batch.masks[games]))
+            return self._checked(act_batch(self.batch.obs[games], self.batch.masks[games]), games)
         chosen = np.empty(len(games), dtype=np.int32)
         for k, i in enumerate(games):
             decision = Decision.from_state(self.batch.game_state(int(i)))
-            chosen[k] = policy.act(decision)
+            chosen[k] = self._checked(policy.act(decision), games[k : k + 1])[0]
         return chosen
 
     def action_masks(self) -> np.ndarray:

@@ -142,6 +142,14 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1 (counts of games)."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
+    return value
+
+
 def meta_agents(meta: dict[str, Any], num_players: int) -> list[str] | None:
     """The per-seat agent names a log's header records, if it records them."""
     agents = meta.get("agents")

@@ -102,10 +102,24 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Replay the log: frames, interactive stepping, or the final position."""
     try:
-        log = read_log(args.log)
+        log = read_log(args.log, torn_end=True)  # a last line cut short by a crash is left out
         final = replay(log)
     except LogError as exc:
         raise UsageError(str(exc)) from exc
+    if log.dropped is not None:
+        from agents.session import saved_settings
+
+        number, text = log.dropped
+        repair = (
+            f" ('airships play --resume {args.log}' repairs the file and continues the game)"
+            if saved_settings(log) is not None
+            else ""
+        )
+        print(
+            f"note: {args.log}: line {number} was cut short by a crash ({len(text)} characters, "
+            f"not a whole record): replaying lines 1 to {number - 1}{repair}",
+            file=sys.stderr,
+        )
     game = ReplayedGame(log, final)
     if args.turn is not None and game.turn_position(args.turn) is None:
         raise UsageError(

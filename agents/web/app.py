@@ -167,6 +167,7 @@ def table_context(state: GameState, labels: Sequence[str]) -> dict[str, Any]:
             Markup(svg.company_svg(state, seat, labels)) for seat in range(state.num_players)
         ],
         "deck": words.deck_text(state),
+        "removed": words.removed_text(state),
         "phase": PHASE_NAMES[state.phase],
         "status": words.status_text(state, labels),
     }
