@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from agents.arena import GameRunner, GameSpec, _play_native, native_seats
+from agents.executors import GameRunner, _play_native, native_seats
+from agents.schedule import GameSpec
 
 #: Games per Ray task: enough to hide a task's overhead, few enough to spread a small run.
 CHUNK = 16

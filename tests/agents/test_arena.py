@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import agents.arena as arena
+import agents.executors as executors
 from agents.arena import (
     MAX_STEPS,
     arena_config,
@@ -311,7 +312,7 @@ def test_agents_never_receive_hidden_information(monkeypatch: pytest.MonkeyPatch
         pytest.fail("no deal left two cards of one era unrevealed")
     assert variant.deck != original.deck and variant.left_out != original.left_out
 
-    monkeypatch.setattr(arena, "new_game", lambda players, seed: variant.clone())
+    monkeypatch.setattr(executors, "new_game", lambda players, seed: variant.clone())
     twins = {"spy": SpyAgent(), "spy#2": SpyAgent()}
     twin_record = play_game(spec, twins, seed=1)
     assert twin_record["scores"] == record["scores"]
