@@ -33,6 +33,11 @@ game ends (a game that ended in an error is reported but not written: it is not 
 a re-run plays it again). Re-running with the same file checks that the configuration is the
 same and plays only the games not yet recorded; a half-written last line (a crash mid-write) is
 dropped.
+
+The pieces: :mod:`agents.schedule` (which games, deals, seats and seeds), :mod:`agents.executors`
+(playing them: one game, the worker pool, the native core; an ``executor`` passed in plays them
+elsewhere, e.g. :class:`agents.rllib.arena.RayExecutor` on a Ray cluster) and
+:mod:`agents.results` (the results file). This module runs a schedule through them.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,7 +55,9 @@ from agents.executors import (
     MAX_STEPS,
     NATIVE_CHUNK,
     AgentFailure,
+    Executor,
     GameRunner,
+    LocalExecutor,
     NativeSeats,
     default_workers,
     native_seats,
@@ -87,8 +94,10 @@ __all__ = [
     "SEATINGS",
     "AgentFailure",
     "ArenaRun",
+    "Executor",
     "GameRunner",
     "GameSpec",
+    "LocalExecutor",
     "NativeSeats",
     "agent_rng",
     "arena_config",
@@ -139,7 +148,7 @@ def run_schedule(
     progress: bool = False,
     description: str = "games",
     on_record: Callable[[dict[str, Any]], None] | None = None,
-    ray_address: str | None = None,
+    executor: Executor | None = None,
 ) -> list[dict[str, Any]]:
     """Play every game of ``schedule`` not yet in ``out`` and return all records by game index.
 
@@ -147,9 +156,9 @@ def run_schedule(
     Every agent spec is built once here first and checked to fit the tables it is seated at
     (:func:`~agents.registry.check_fit`), so a bad spec or a policy trained for another player
     count fails before any game is played. Games that end in an error are returned but not
-    written to ``out``: a re-run plays them again. ``ray_address`` plays the pending games as
-    tasks on a Ray cluster (``"default"``: the one ``RAY_ADDRESS`` names, else a local one;
-    :mod:`agents.rllib.arena`): the same records.
+    written to ``out``: a re-run plays them again. ``executor`` plays the pending games (default:
+    a :class:`~agents.executors.LocalExecutor` of ``workers`` processes; a Ray cluster's is
+    :class:`agents.rllib.arena.RayExecutor`): the same records wherever they are played.
     """
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
@@ -168,23 +177,9 @@ def run_schedule(
     wanted = {spec.game for spec in schedule}
     done = {game: record for game, record in done.items() if game in wanted}
     pending = [spec for spec in schedule if spec.game not in done]
-    workers = default_workers() if workers is None else max(1, workers)
-    seats = None if save_logs or not pending else native_seats(agent_specs)
-    if ray_address is not None and pending:
-        from agents.rllib.arena import play_on_ray
-
-        games: Iterator[dict[str, Any]] = play_on_ray(
-            pending,
-            agent_specs,
-            seed=seed,
-            save_logs=save_logs,
-            max_steps=max_steps,
-            address=ray_address,
-        )
-    elif seats is not None:
-        games = _play_native(pending, seats, seed, max_steps)
-    else:
-        games = _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)
+    if executor is None:
+        executor = LocalExecutor(workers)
+    games = executor(pending, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps)
     with contextlib.ExitStack() as stack:
         handle = stack.enter_context(open(out, "a", encoding="utf-8")) if out else None
         bar = stack.enter_context(_progress(len(schedule), len(done), progress, description))
@@ -253,7 +248,7 @@ def run_arena(
     max_steps: int = MAX_STEPS,
     progress: bool = False,
     num_players: int | None = None,
-    ray_address: str | None = None,
+    executor: Executor | None = None,
 ) -> ArenaRun:
     """Play ``games`` games (rounded up to whole rotations) between ``specs``, one per seat.
 
@@ -299,7 +294,7 @@ def run_arena(
         progress=progress,
         description="arena",
         on_record=lambda record: played.append(record["game"]),
-        ray_address=ray_address,
+        executor=executor,
     )
     return ArenaRun(
         labels, agent_specs, len(labels), records, len(played), time.perf_counter() - started

@@ -15,11 +15,11 @@ import os
 import signal
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -376,3 +376,48 @@ def _native_record(spec: GameSpec, result: dict[str, Any], share: float) -> dict
         seconds=round(share * result["steps"], 6),
     )
     return record
+
+
+# ---------------------------------------------------------------------------------------------
+# Executors: what the arena hands its pending games to
+# ---------------------------------------------------------------------------------------------
+class Executor(Protocol):
+    """Plays pending games and yields their records, in any order (each names its game)."""
+
+    def __call__(
+        self,
+        pending: Sequence[GameSpec],
+        agent_specs: dict[str, str],
+        *,
+        seed: int,
+        save_logs: bool,
+        max_steps: int,
+    ) -> Iterator[dict[str, Any]]:
+        """The records of ``pending``, as they finish."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """This machine: bot-only games whole in the native core when every agent has a native
+    twin and no logs are asked for, else a pool of ``workers`` processes (None: all cores;
+    1: in this process)."""
+
+    workers: int | None = None
+
+    def __call__(
+        self,
+        pending: Sequence[GameSpec],
+        agent_specs: dict[str, str],
+        *,
+        seed: int,
+        save_logs: bool,
+        max_steps: int,
+    ) -> Iterator[dict[str, Any]]:
+        """The records of ``pending``, as they finish."""
+        pending = list(pending)
+        workers = default_workers() if self.workers is None else max(1, self.workers)
+        seats = None if save_logs or not pending else native_seats(agent_specs)
+        if seats is not None:
+            return _play_native(pending, seats, seed, max_steps)
+        return _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)

@@ -45,6 +45,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr, model_
 from agents.arena import (
     MAX_STEPS,
     SEATINGS,
+    Executor,
     GameSpec,
     deal_seed,
     round_up_games,
@@ -438,6 +439,11 @@ def run_tournament(
     if restart and results_path.exists():
         results_path.unlink()
     schedule = tournament_schedule(names, config)
+    executor: Executor | None = None
+    if config.ray is not None:  # the config's cluster (the rllib extra); else play here
+        from agents.rllib.arena import RayExecutor
+
+        executor = RayExecutor(config.ray)
     records = run_schedule(
         schedule,
         agent_specs,
@@ -448,7 +454,7 @@ def run_tournament(
         max_steps=config.max_steps,
         progress=progress,
         description=config.name,
-        ray_address=config.ray,
+        executor=executor,
     )
     ratings = rate_games(records, names, config.rating)
     summary = summarize(records, names)

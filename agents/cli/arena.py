@@ -22,7 +22,12 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS, round_up_games, run_arena
-from agents.cli.common import add_ray_argument, non_negative_int, report_errored_games
+from agents.cli.common import (
+    add_ray_argument,
+    non_negative_int,
+    ray_executor,
+    report_errored_games,
+)
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
 
@@ -131,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             out=args.out,
             save_logs=args.save_logs,
             progress=not args.no_progress,
-            ray_address=args.ray,
+            executor=ray_executor(args.ray),
         )
     except (ValueError, RuntimeError, AgentUnavailableError) as exc:
         print(f"arena: {exc}", file=sys.stderr)

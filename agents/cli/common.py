@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from agents.executors import Executor
     from airships_env.policy import Policy
 
 PROG = "airships"
@@ -209,6 +210,15 @@ def add_ray_argument(parser: argparse.ArgumentParser) -> None:
         help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
         "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
     )
+
+
+def ray_executor(address: str | None) -> Executor | None:
+    """The Ray cluster executor for ``--ray ADDRESS`` (None: play here)."""
+    if address is None:
+        return None
+    from agents.rllib.arena import RayExecutor
+
+    return RayExecutor(address)
 
 
 def report_errored_games(command: str, errors: int, out: object) -> int:
