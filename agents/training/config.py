@@ -321,14 +321,27 @@ def _cross_check(config: TrainConfig, source: str) -> None:
             f"core), found {config.env_backend!r}"
         )
     if config.vec_env == "native":
-        from agents.training.league import native_league_problem
-
         for spec in league.bots:
             problem = native_league_problem(spec)
             if problem:
                 raise ConfigError(f"{source}: league.bots: {spec!r}: {problem}")
     if config.n_envs is not None:
         check_batch(config, config.n_envs)
+
+
+def native_league_problem(spec: str) -> str | None:
+    """Why a league bot cannot sit at a native training table (None when it can): the core plays
+    random, greedy and heuristic itself, and ``ppo`` runs as a batched external policy."""
+    from agents.registry import parse_spec
+    from airships_env.native.batch import BOTS
+
+    name, _ = parse_spec(spec)
+    if name in BOTS or name == "ppo":
+        return None
+    return (
+        f"the native vector environment plays {', '.join(BOTS)} in the core and ppo as a "
+        f"batched policy; use vec_env: subproc for {name}"
+    )
 
 
 def check_batch(config: TrainConfig, n_envs: int) -> None:
