@@ -120,7 +120,7 @@ def export_checkpoint(
 ) -> Path:
     """Export ``main`` of a training checkpoint (a directory written by
     :mod:`agents.rllib.train`) to ``path`` (default: ``<checkpoint>/main.npz``)."""
-    from agents.rllib.train import read_checkpoint_module
+    from agents.rllib.checkpoint import read_checkpoint_module
 
     source = Path(checkpoint)
     state, info = read_checkpoint_module(source)
