@@ -40,6 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from airships_env.protocol import Game, IllegalActionError, Outcome, as_action_index
+from airships_env.registry import pettingzoo_name, resolve_game
 
 __all__ = [
     "ILLEGAL_ACTION_MODES",
@@ -51,24 +52,12 @@ __all__ = [
     "env",
     "observation_bounds",
     "outcome_rewards",
-    "resolve_game",
 ]
 
 REWARD_MODES: tuple[str, ...] = ("win", "score")
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "penalize")
 RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
 ILLEGAL_ACTION_REWARD = -1.0
-
-
-def resolve_game(game: Game | str) -> Game:
-    """A Game object, or the registered game of that name."""
-    if isinstance(game, str):
-        from airships_env.registry import get_game
-
-        return get_game(game)
-    if not isinstance(game, Game):
-        raise TypeError(f"game must be a registered name or a Game object, got {game!r}")
-    return game
 
 
 def check_num_players(game: Game, num_players: object) -> int:
@@ -161,8 +150,6 @@ class GameAEC(AECEnv):
                 f"{game_type.name}: backend must be one of {game_type.backends} or None, "
                 f"got {backend!r}"
             )
-        from airships_env.registry import pettingzoo_name
-
         self.metadata = {
             "render_modes": list(RENDER_MODES),
             "name": pettingzoo_name(game_type.name, game_type.version),
