@@ -67,6 +67,7 @@ from agents.executors import (
 from agents.executors import _native_record as _native_record  # re-exported for the tests
 from agents.executors import _play_all as _play_all
 from agents.executors import _play_native as _play_native
+from agents.games import DEFAULT_GAME, check_player_count, counts_text, resolve_game
 from agents.registry import check_fit, make_agent
 from agents.results import (
     RESULTS_FORMAT,
@@ -149,8 +150,10 @@ def run_schedule(
     description: str = "games",
     on_record: Callable[[dict[str, Any]], None] | None = None,
     executor: Executor | None = None,
+    game: str = DEFAULT_GAME,
 ) -> list[dict[str, Any]]:
-    """Play every game of ``schedule`` not yet in ``out`` and return all records by game index.
+    """Play every game of ``schedule`` (games of ``game``, a registered name) not yet in ``out``
+    and return all records by game index.
 
     ``config`` is what the results file's header records and what a resumed run must match.
     Every agent spec is built once here first and checked to fit the tables it is seated at
@@ -163,23 +166,27 @@ def run_schedule(
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
             raise ValueError(f"the schedule seats {label!r}, which has no agent spec")
+    for players in sorted({len(spec.seats) for spec in schedule}):
+        check_player_count(game, players, "seats at a table")
     tables: dict[str, set[int]] = {}
     for spec in schedule:
         for label in spec.seats:
             tables.setdefault(agent_specs[label], set()).add(len(spec.seats))
     for spec_text in dict.fromkeys(agent_specs.values()):
-        agent = make_agent(spec_text)
+        agent = make_agent(spec_text, game=game)
         for players in sorted(tables.get(spec_text, ())):
             check_fit(agent, players, spec_text)  # a misfit fails now, not in every game
     done: dict[int, dict[str, Any]] = {}
     if out is not None:
-        done = open_results(out, config if config is not None else {"seed": seed})
+        done = open_results(out, config if config is not None else {"game": game, "seed": seed})
     wanted = {spec.game for spec in schedule}
     done = {game: record for game, record in done.items() if game in wanted}
     pending = [spec for spec in schedule if spec.game not in done]
     if executor is None:
         executor = LocalExecutor(workers)
-    games = executor(pending, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps)
+    games = executor(
+        pending, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps, game=game
+    )
     with contextlib.ExitStack() as stack:
         handle = stack.enter_context(open(out, "a", encoding="utf-8")) if out else None
         bar = stack.enter_context(_progress(len(schedule), len(done), progress, description))
@@ -220,10 +227,12 @@ def arena_config(
     seating: str,
     save_logs: bool,
     max_steps: int,
+    game: str = DEFAULT_GAME,
 ) -> dict[str, Any]:
     """The configuration an arena results file records (workers do not change results)."""
     return {
         "kind": "arena",
+        "game": game,
         "agents": agent_specs,
         "players": len(agent_specs),
         "games": games,
@@ -249,20 +258,23 @@ def run_arena(
     progress: bool = False,
     num_players: int | None = None,
     executor: Executor | None = None,
+    game: str = DEFAULT_GAME,
 ) -> ArenaRun:
-    """Play ``games`` games (rounded up to whole rotations) between ``specs``, one per seat.
+    """Play ``games`` games of ``game`` (rounded up to whole rotations) between ``specs``, one
+    per seat.
 
     ``num_players``, if given, must equal the number of specs (a check for callers).
     """
+    rules = resolve_game(game)
     if num_players is not None and num_players != len(specs):
         raise ValueError(
             f"{len(specs)} agents for {num_players} seats; give one agent per seat "
             f"(repeat an agent to fill seats, e.g. heuristic,greedy,greedy,greedy)"
         )
-    if not 2 <= len(specs) <= 4:
+    if len(specs) not in rules.player_counts:
         raise ValueError(
-            f"the arena seats one agent per player: give 2 to 4 agents, got "
-            f"{len(specs)} (repeat an agent to fill seats, e.g. "
+            f"the arena seats one agent per player: give {counts_text(rules.player_counts)} "
+            f"agents for {rules.title}, got {len(specs)} (repeat an agent to fill seats, e.g. "
             f"heuristic,greedy,greedy,greedy)"
         )
     if seed < 0:
@@ -279,6 +291,7 @@ def run_arena(
         seating=seating,
         save_logs=save_logs,
         max_steps=max_steps,
+        game=rules.name,
     )
     played: list[int] = []
     started = time.perf_counter()
@@ -295,6 +308,7 @@ def run_arena(
         description="arena",
         on_record=lambda record: played.append(record["game"]),
         executor=executor,
+        game=rules.name,
     )
     return ArenaRun(
         labels, agent_specs, len(labels), records, len(played), time.perf_counter() - started

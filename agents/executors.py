@@ -6,6 +6,14 @@ Agents are given a :class:`~airships_env.policy.Decision` only (public view, no 
 reuses its agent objects across games). An exception raised by an agent, an illegal action or a
 game that does not end becomes an *error record* naming the agent, seat and seed; the run goes
 on. The agent is rebuilt after an error.
+
+Games come from the game registry (``game``: a registered name, Airships by default): the deal
+is ``game.new_state(players, seed=deal_seed)``, places come from the state's ``outcome()``.
+Optional members of a game that the arena reads (``getattr``; absent: the generic default):
+``record_fields(state)`` (a finished game's own record fields, e.g. Airships' ``airships``),
+``log_header(state, meta)`` (a saved log's header; default: a generic one with the initial
+state) and ``native_bots`` (a :class:`NativeBots` or its ``"module:attr"``: which of the game's
+bots have a native twin, and whole bot-only games in its core; default: none).
 """
 
 from __future__ import annotations
@@ -15,21 +23,21 @@ import os
 import signal
 import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Protocol
 
 import numpy as np
 
+from agents.games import resolve_game
 from agents.registry import make_agent
 from agents.schedule import GameSpec, agent_rng
 from agents.workers import die_with_parent, single_threaded_workers
-from airships_env.engine import GameLog, GameState, new_game
-from airships_env.engine.actions import as_action_index
-from airships_env.engine.rules import airship_count
 from airships_env.policy import Decision, Policy
+from airships_env.protocol import Game, Outcome, as_action_index
 
 #: A game longer than this many actions is stopped and recorded as an error (a random 4-player
 #: game takes about 200).
@@ -57,17 +65,50 @@ def _trace_summary(exc: BaseException, frames: int = 4) -> str:
     return where + "".join(traceback.format_exception_only(type(exc), exc)).strip()
 
 
-def placings(state: GameState) -> list[int]:
-    """Each seat's place: 1 for the engine's winners (E3), then the others by score, then
-    airships (the E3 tie-break); equal places share a rank (1, 2, 2, 4)."""
-    assert state.final_scores is not None and state.winners is not None
-    winners = set(state.winners)
-    keys = [(state.final_scores[p], airship_count(state, p)) for p in range(state.num_players)]
-    others = [keys[p] for p in range(state.num_players) if p not in winners]
-    return [
-        1 if p in winners else 1 + len(winners) + sum(other > keys[p] for other in others)
-        for p in range(state.num_players)
-    ]
+def placings(state: Any) -> list[int]:
+    """Each seat's place in a finished game, from the game's outcome (1 = first; equal places
+    share a rank: 1, 2, 2, 4)."""
+    outcome = state.outcome()
+    if outcome is None:
+        raise ValueError("the game is not over: no places yet")
+    return list(outcome.ranks)
+
+
+def _number(value: Any) -> Any:
+    """A score as JSON writes it: a whole number as an int (Airships' scores are ints)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def outcome_fields(outcome: Outcome, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A finished game's result fields of a record: scores, winners, places (from the game's
+    :class:`~airships_env.protocol.Outcome`), then the game's own fields (Airships: airships)."""
+    fields: dict[str, Any] = {
+        "scores": [_number(score) for score in outcome.scores],
+        "winners": list(outcome.winners),
+        "ranks": list(outcome.ranks),
+    }
+    fields.update(getattr(outcome, "extra", None) or {})
+    fields.update(extra or {})
+    return fields
+
+
+def log_header(game: Game, state: Any, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The header line of a game log starting at ``state``: the game's own (``log_header``),
+    else a generic one holding the initial state."""
+    own = getattr(game, "log_header", None)
+    if own is not None:
+        header: dict[str, Any] = own(state, meta)
+        return header
+    return {
+        "type": "header",
+        "format": "game-log",
+        "game": game.name,
+        "version": game.version,
+        "meta": dict(meta),
+        "initial_state": state.to_dict(),
+    }
 
 
 def play_game(
@@ -77,12 +118,15 @@ def play_game(
     seed: int,
     save_log: bool = False,
     max_steps: int = MAX_STEPS,
+    game: str | Game = "airships",
 ) -> dict[str, Any]:
-    """Play one scheduled game with the given agent objects and return its result record.
+    """Play one scheduled game of ``game`` (a registered name or a Game) with the given agent
+    objects and return its result record.
 
     Never raises for an agent's fault: the record then has ``"error"`` set (kind, seat, agent,
     message, traceback) and no scores.
     """
+    rules = resolve_game(game)
     players = len(spec.seats)
     started = time.perf_counter()
     record: dict[str, Any] = {
@@ -94,8 +138,11 @@ def play_game(
     }
     decisions = [0] * players
     think = [0.0] * players
-    state = new_game(players, seed=spec.deal_seed)
-    log = GameLog.start(state, game=spec.game, seats=list(spec.seats)) if save_log else None
+    steps = 0
+    state = rules.new_state(players, seed=spec.deal_seed)
+    log: list[dict[str, Any]] | None = None
+    if save_log:
+        log = [log_header(rules, state, {"game": spec.game, "seats": list(spec.seats)})]
     try:
         seated = [agents[label] for label in spec.seats]
         for seat, agent in enumerate(seated):
@@ -106,10 +153,10 @@ def play_game(
                     "exception", seat, f"reset raised {exc!r}", _trace_summary(exc)
                 ) from exc
         while not state.is_terminal():
-            if state.step >= max_steps:
+            if steps >= max_steps:
                 raise AgentFailure("no end", None, f"the game did not end in {max_steps} steps")
             seat = state.current_player
-            decision = Decision.from_state(state)
+            decision = Decision.for_game(rules, state)
             tick = time.perf_counter()
             try:
                 action = seated[seat].act(decision)
@@ -124,12 +171,12 @@ def play_game(
                 raise AgentFailure(
                     "illegal action",
                     seat,
-                    f"returned {action!r} at step {state.step}; legal: "
-                    f"{list(decision.legal_actions)}",
+                    f"returned {action!r} at step {steps}; legal: {list(decision.legal_actions)}",
                 )
             applied = state.apply_action(index)
+            steps += 1
             if log is not None:
-                log.records.append(applied)
+                log.append(applied.to_dict())
     except AgentFailure as failure:
         record["error"] = {
             "kind": failure.kind,
@@ -146,25 +193,21 @@ def play_game(
             "message": repr(exc),
             "traceback": _trace_summary(exc),
         }
-    if "error" not in record:
-        assert state.final_scores is not None and state.winners is not None
-        record.update(
-            scores=list(state.final_scores),
-            winners=list(state.winners),
-            ranks=placings(state),
-            airships=[airship_count(state, p) for p in range(players)],
-        )
+    outcome = None if "error" in record else state.outcome()
+    if outcome is not None:
+        own = getattr(rules, "record_fields", None)  # the game's own fields (Airships: airships)
+        record.update(outcome_fields(outcome, None if own is None else own(state)))
     else:
-        record.update(scores=None, winners=None, ranks=None, airships=None)
+        record.update(scores=None, winners=None, ranks=None)
     record.update(
-        turns=state.turn,
-        steps=state.step,
+        turns=getattr(state, "turn", steps),  # a game's own count of turns, else its actions
+        steps=steps,
         decisions=decisions,
         think_seconds=[round(t, 6) for t in think],
         seconds=round(time.perf_counter() - started, 6),
     )
     if log is not None:
-        record["log"] = [log.header(), *(r.to_dict() for r in log.records)]
+        record["log"] = log
     return record
 
 
@@ -177,20 +220,27 @@ class GameRunner:
         seed: int,
         save_logs: bool = False,
         max_steps: int = MAX_STEPS,
+        game: str = "airships",
     ):
         self.agent_specs = dict(agent_specs)
         self.seed = seed
         self.save_logs = save_logs
         self.max_steps = max_steps
+        self.game = resolve_game(game)
         self.agents: dict[str, Policy] = {}
 
     def __call__(self, spec: GameSpec) -> dict[str, Any]:
         """Play one game; agents that failed in it are rebuilt before the next."""
         for label in spec.seats:
             if label not in self.agents:
-                self.agents[label] = make_agent(self.agent_specs[label])
+                self.agents[label] = make_agent(self.agent_specs[label], game=self.game)
         record = play_game(
-            spec, self.agents, seed=self.seed, save_log=self.save_logs, max_steps=self.max_steps
+            spec,
+            self.agents,
+            seed=self.seed,
+            save_log=self.save_logs,
+            max_steps=self.max_steps,
+            game=self.game,
         )
         error = record.get("error")
         if error is not None and error["agent"] is not None:
@@ -202,14 +252,19 @@ _WORKER: GameRunner | None = None
 
 
 def _init_worker(
-    agent_specs: dict[str, str], seed: int, save_logs: bool, max_steps: int, parent_pid: int
+    agent_specs: dict[str, str],
+    seed: int,
+    save_logs: bool,
+    max_steps: int,
+    game: str,
+    parent_pid: int,
 ) -> None:
     global _WORKER
     die_with_parent(parent_pid)  # a kill -9 of the arena leaves no worker playing on
     # Ctrl-C is the main process's business: it stops handing out games, and each worker
     # finishes the game it is playing instead of dying mid-game.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = GameRunner(agent_specs, seed, save_logs, max_steps)
+    _WORKER = GameRunner(agent_specs, seed, save_logs, max_steps, game)
 
 
 def _worker_play(spec: GameSpec) -> dict[str, Any]:
@@ -232,10 +287,11 @@ def _play_all(
     save_logs: bool,
     max_steps: int,
     workers: int,
+    game: str = "airships",
 ) -> Iterator[dict[str, Any]]:
     """Records of the pending games, in the order they finish."""
     if workers <= 1 or len(pending) <= 1:
-        runner = GameRunner(agent_specs, seed, save_logs, max_steps)
+        runner = GameRunner(agent_specs, seed, save_logs, max_steps, game)
         for spec in pending:
             yield runner(spec)
         return
@@ -246,7 +302,7 @@ def _play_all(
         max_workers=min(workers, len(pending)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(agent_specs, seed, save_logs, max_steps, os.getpid()),
+        initargs=(agent_specs, seed, save_logs, max_steps, game, os.getpid()),
     )
     try:
         with single_threaded_workers():  # the executor starts its processes on submit
@@ -263,81 +319,93 @@ def _play_all(
 
 
 # ---------------------------------------------------------------------------------------------
-# Bot-only games in the native core
+# Bot-only games in a game's native core
 # ---------------------------------------------------------------------------------------------
 NATIVE_CHUNK = 64  # games per call into the core (a progress update each)
 
 
+class NativeResult(Protocol):
+    """One whole game a native core played."""
+
+    outcome: Outcome | None  # None: the game did not end in max_steps
+    extra: Mapping[str, Any]  # the game's own record fields (Airships: airships)
+    turns: int
+    steps: int
+    decisions: list[int]
+
+
+class NativeBots(Protocol):
+    """What a game with a native core gives the arena (the game's ``native_bots``): which of
+    its agents have a native twin, and whole bot-only games played in the core."""
+
+    def plan(self, agents: Mapping[str, Policy]) -> Any | None:
+        """How the core seats these agents (by label), or None when one has no twin."""
+        ...
+
+    def play(
+        self,
+        plan: Any,
+        num_players: int,
+        games: Sequence[tuple[int, Sequence[np.random.Generator], Sequence[str]]],
+        max_steps: int,
+    ) -> Sequence[NativeResult]:
+        """Whole games, each given by its deal seed, a generator per seat and the labels."""
+        ...
+
+
 @dataclass(frozen=True)
 class NativeSeats:
-    """How the native core plays an arena's agents: a bot name per label, and the weights."""
+    """How a game's native core plays an arena's agents: the game's native bots and its plan."""
 
-    bots: dict[str, str]
-    greedy: Any
-    heuristic: Any
+    bots: NativeBots
+    plan: Any
 
 
-def native_seats(agent_specs: dict[str, str]) -> NativeSeats | None:
-    """The native twins of every agent, or None if one has none (or two greedy or two heuristic
-    agents have different weights: one core call plays one of each)."""
-    from airships_env import native
-    from airships_env.bot_config import GreedyConfig, HeuristicConfig
-    from airships_env.policy import RandomPolicy
+def game_native_bots(game: str | Game) -> NativeBots | None:
+    """The game's :class:`NativeBots` (its optional ``native_bots``: the object or a
+    ``'module:attr'`` target), or None when it has none."""
+    target = getattr(resolve_game(game), "native_bots", None)
+    if callable(target):
+        target = target()
+    if isinstance(target, str):
+        module, _, attribute = target.partition(":")
+        target = getattr(import_module(module), attribute)
+    return target
 
-    if not native.available():
+
+def native_seats(agent_specs: dict[str, str], game: str | Game = "airships") -> NativeSeats | None:
+    """How the game's native core plays every agent, or None when the game has no native bots
+    or one agent has no twin there (the game says which of its bots have one)."""
+    bots = game_native_bots(game)
+    if bots is None:
         return None
-    bots: dict[str, str] = {}
-    configs: dict[int, Any] = {}
-    for label, spec in agent_specs.items():
-        agent = make_agent(spec)
-        if type(agent) is RandomPolicy:
-            bots[label] = "random"
-            continue
-        twin = getattr(agent, "native_bot", None)
-        if twin is None:
-            return None
-        kind = int(twin[0])
-        config = agent.config  # type: ignore[attr-defined]
-        if configs.setdefault(kind, config) != config:
-            return None
-        bots[label] = {2: "greedy", 3: "heuristic"}[kind]
-    greedy = configs.get(2, GreedyConfig())
-    heuristic = configs.get(3) or HeuristicConfig.load()
-    return NativeSeats(bots, greedy, heuristic)
+    agents = {label: make_agent(spec, game=game) for label, spec in agent_specs.items()}
+    plan = bots.plan(agents)
+    return None if plan is None else NativeSeats(bots, plan)
 
 
 def _play_native(
     pending: list[GameSpec], seats: NativeSeats, seed: int, max_steps: int
 ) -> Iterator[dict[str, Any]]:
     """Records of the pending games, played whole in the native core, chunk by chunk."""
-    from airships_env.native.batch import play_bot_games
-
     for start in range(0, len(pending), NATIVE_CHUNK):
         chunk = pending[start : start + NATIVE_CHUNK]
-        games = []
-        for spec in chunk:
-            players = len(spec.seats)
-            games.append(
-                (
-                    np.random.default_rng(spec.deal_seed),
-                    [agent_rng(seed, spec.game, seat) for seat in range(players)],
-                    [seats.bots[label] for label in spec.seats],
-                )
+        games = [
+            (
+                spec.deal_seed,
+                [agent_rng(seed, spec.game, seat) for seat in range(len(spec.seats))],
+                spec.seats,
             )
+            for spec in chunk
+        ]
         started = time.perf_counter()
-        results = play_bot_games(
-            len(chunk[0].seats),
-            games,
-            greedy=seats.greedy,
-            heuristic=seats.heuristic,
-            max_steps=max_steps,
-        )
-        share = (time.perf_counter() - started) / max(1, sum(r["steps"] for r in results))
+        results = seats.bots.play(seats.plan, len(chunk[0].seats), games, max_steps)
+        share = (time.perf_counter() - started) / max(1, sum(r.steps for r in results))
         for spec, result in zip(chunk, results, strict=True):
             yield _native_record(spec, result, share)
 
 
-def _native_record(spec: GameSpec, result: dict[str, Any], share: float) -> dict[str, Any]:
+def _native_record(spec: GameSpec, result: NativeResult, share: float) -> dict[str, Any]:
     """A native game's result in the arena's record format (as :func:`play_game` writes it)."""
     record: dict[str, Any] = {
         "type": "game",
@@ -346,34 +414,23 @@ def _native_record(spec: GameSpec, result: dict[str, Any], share: float) -> dict
         "deal_seed": spec.deal_seed,
         "seats": list(spec.seats),
     }
-    if result["over"]:
-        keys = list(zip(result["scores"], result["airships"], strict=True))
-        winners = set(result["winners"])
-        others = [keys[p] for p in range(len(keys)) if p not in winners]
-        record.update(
-            scores=result["scores"],
-            winners=result["winners"],
-            ranks=[
-                1 if p in winners else 1 + len(winners) + sum(o > keys[p] for o in others)
-                for p in range(len(keys))
-            ],
-            airships=result["airships"],
-        )
+    if result.outcome is not None:
+        record.update(outcome_fields(result.outcome, result.extra))
     else:
         record["error"] = {
             "kind": "no end",
             "seat": None,
             "agent": None,
-            "message": f"the game did not end in {result['steps']} steps",
+            "message": f"the game did not end in {result.steps} steps",
             "traceback": "",
         }
-        record.update(scores=None, winners=None, ranks=None, airships=None)
+        record.update(scores=None, winners=None, ranks=None)
     record.update(
-        turns=result["turns"],
-        steps=result["steps"],
-        decisions=result["decisions"],
-        think_seconds=[round(share * d, 6) for d in result["decisions"]],
-        seconds=round(share * result["steps"], 6),
+        turns=result.turns,
+        steps=result.steps,
+        decisions=list(result.decisions),
+        think_seconds=[round(share * d, 6) for d in result.decisions],
+        seconds=round(share * result.steps, 6),
     )
     return record
 
@@ -392,16 +449,17 @@ class Executor(Protocol):
         seed: int,
         save_logs: bool,
         max_steps: int,
+        game: str = "airships",
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, as they finish."""
+        """The records of ``pending``, games of ``game``, as they finish."""
         ...
 
 
 @dataclass(frozen=True)
 class LocalExecutor:
-    """This machine: bot-only games whole in the native core when every agent has a native
-    twin and no logs are asked for, else a pool of ``workers`` processes (None: all cores;
-    1: in this process)."""
+    """This machine: bot-only games whole in the game's native core when every agent has a
+    native twin there and no logs are asked for, else a pool of ``workers`` processes (None: all
+    cores; 1: in this process)."""
 
     workers: int | None = None
 
@@ -413,11 +471,12 @@ class LocalExecutor:
         seed: int,
         save_logs: bool,
         max_steps: int,
+        game: str = "airships",
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, as they finish."""
+        """The records of ``pending``, games of ``game``, as they finish."""
         pending = list(pending)
         workers = default_workers() if self.workers is None else max(1, self.workers)
-        seats = None if save_logs or not pending else native_seats(agent_specs)
+        seats = None if save_logs or not pending else native_seats(agent_specs, game)
         if seats is not None:
             return _play_native(pending, seats, seed, max_steps)
-        return _play_all(pending, agent_specs, seed, save_logs, max_steps, workers)
+        return _play_all(pending, agent_specs, seed, save_logs, max_steps, workers, game)

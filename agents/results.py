@@ -1,7 +1,8 @@
 """The arena's results file: JSON lines, a header then one line per finished game; resumable.
 
 A header (``{"type": "header", "format": "airships-results", ..., "config": {...}}``), then one
-``{"type": "game", ...}`` line per finished game. Re-running with the same file checks that the
+``{"type": "game", ...}`` line per finished game. The config names its game (``"game"``; a
+file without it is an Airships file). Re-running with the same file checks that the
 configuration is the same and plays only the games not yet recorded; a half-written last line
 (a crash mid-write) is dropped.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+
+from agents.games import DEFAULT_GAME
 
 RESULTS_FORMAT = "airships-results"
 RESULTS_VERSION = 1
@@ -61,6 +64,8 @@ def read_results(path: str | Path) -> tuple[dict[str, Any] | None, list[dict[str
 
 
 def _config_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    # A file written before there were several games is an Airships file.
+    old, new = {"game": DEFAULT_GAME, **old}, {"game": DEFAULT_GAME, **new}
     keys = sorted(set(old) | set(new))
     return [
         f"{key}: file has {old.get(key)!r}, now {new.get(key)!r}"

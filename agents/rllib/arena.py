@@ -29,10 +29,13 @@ def play_chunk(
     seed: int,
     save_logs: bool,
     max_steps: int,
+    game: str = "airships",
 ) -> list[dict[str, Any]]:
     """Play ``specs`` as a local worker would (the body of one Ray task)."""
     local = LocalExecutor(workers=1)
-    return list(local(specs, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps))
+    return list(
+        local(specs, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps, game=game)
+    )
 
 
 def play_on_ray(
@@ -44,6 +47,7 @@ def play_on_ray(
     max_steps: int,
     address: str | None,
     chunk: int = CHUNK,
+    game: str = "airships",
 ) -> Iterator[dict[str, Any]]:
     """Records of the pending games, played as Ray tasks, in the order the tasks finish.
 
@@ -57,7 +61,12 @@ def play_on_ray(
         agents_ref = ray.put(dict(agent_specs))
         waiting = [
             task.remote(
-                list(pending[start : start + chunk]), agents_ref, seed, save_logs, max_steps
+                list(pending[start : start + chunk]),
+                agents_ref,
+                seed,
+                save_logs,
+                max_steps,
+                game,
             )
             for start in range(0, len(pending), max(1, chunk))
         ]
@@ -86,8 +95,9 @@ class RayExecutor:
         seed: int,
         save_logs: bool,
         max_steps: int,
+        game: str = "airships",
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, as the tasks finish."""
+        """The records of ``pending``, games of ``game``, as the tasks finish."""
         if not pending:
             return iter(())
         return play_on_ray(
@@ -98,4 +108,5 @@ class RayExecutor:
             max_steps=max_steps,
             address=self.address,
             chunk=self.chunk,
+            game=game,
         )
