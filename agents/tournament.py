@@ -52,9 +52,11 @@ from agents.arena import (
     run_schedule,
     seat_arrangements,
 )
+from agents.games import DEFAULT_GAME, counts_text
 from agents.registry import AgentUnavailableError, make_agent, parse_spec
 from agents.stats import Summary, error_lines, fmt_ms, print_table, summarize
 from airships_env.configfile import ConfigError, Count, Strict, read_mapping, validate_config
+from airships_env.registry import games, get_game
 
 FORMATS = ("round_robin", "pool")
 RATING_MODELS = {
@@ -102,6 +104,12 @@ def _one_of(options: Sequence[str]) -> Any:
     return AfterValidator(check)
 
 
+def _registered_game(value: str) -> str:
+    if value not in games():
+        raise ValueError(f"one of the registered games ({', '.join(games())})")
+    return value
+
+
 class AgentEntry(Strict):
     """One agent of the pool: its display name, its spec, and whether it may be left out."""
 
@@ -125,7 +133,9 @@ class TournamentConfig(Strict):
     """A validated tournament configuration (see ``configs/tournament.yaml``)."""
 
     agents: list[Annotated[AgentEntry, BeforeValidator(_agent_entry)]]
-    players: Annotated[Count, Field(ge=2, le=4)] = 2
+    # The game played (a registered name); a config without one is an Airships tournament.
+    game: Annotated[str, AfterValidator(_registered_game)] = DEFAULT_GAME
+    players: Annotated[Count, Field(ge=1)] = 2  # one of the game's player counts
     format: Annotated[str, _one_of(FORMATS)] = "round_robin"
     games: Annotated[Count, Field(ge=1)] = 20
     paired: bool = True
@@ -157,6 +167,7 @@ class TournamentConfig(Strict):
         """What the results file records and a resumed run must match."""
         return {
             "kind": "tournament",
+            "game": self.game,
             "agents": agent_specs,
             "players": self.players,
             "format": self.format,
@@ -174,6 +185,12 @@ def config_from_dict(data: Any, source: str = "<config>") -> TournamentConfig:
     and the key."""
     config = validate_config(data, TournamentConfig, source)
     config._source = source
+    counts = get_game(config.game).player_counts
+    if config.players not in counts:
+        raise ConfigError(
+            f"{source}: players: expected {counts_text(counts)} (the player counts of "
+            f"{config.game}), found {config.players}"
+        )
     names = [entry.name for entry in config.agents]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -206,7 +223,7 @@ def available_agents(config: TournamentConfig) -> tuple[dict[str, str], list[str
     notes: list[str] = []
     for entry in config.agents:
         try:
-            make_agent(entry.spec, num_players=config.players)
+            make_agent(entry.spec, num_players=config.players, game=config.game)
         except (AgentUnavailableError, OSError, ValueError) as exc:
             if not entry.optional:
                 raise ValueError(
@@ -398,6 +415,7 @@ class TournamentResult:
             )
         return {
             "name": self.config.name,
+            "game": self.config.game,
             "players": self.config.players,
             "format": self.config.format,
             "rating": self.config.rating,
@@ -455,6 +473,7 @@ def run_tournament(
         progress=progress,
         description=config.name,
         executor=executor,
+        game=config.game,
     )
     ratings = rate_games(records, names, config.rating)
     summary = summarize(records, names)
