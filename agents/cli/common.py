@@ -199,6 +199,39 @@ def add_forwarding_parser(subparsers: Any, name: str, target: str, summary: str)
     parser.set_defaults(forward_target=target)
 
 
+def game_argument(text: str) -> str:
+    """``--game NAME``: a registered game (else an error listing the registered games)."""
+    from airships_env.registry import games
+
+    if text not in games():
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; registered games: {', '.join(games())}"
+        )
+    return text
+
+
+def add_game_argument(parser: argparse.ArgumentParser, default: str | None = "airships") -> None:
+    """``--game NAME``: the game played (a registered name; ``airships`` by default)."""
+    parser.add_argument(
+        "--game",
+        type=game_argument,
+        default=default,
+        metavar="NAME",
+        help="the game: a registered name (airships_env.games(); default "
+        + (f"{default})" if default is not None else "the file's, else airships)"),
+    )
+
+
+def require_tool(command: str, game: str, tool: str, games_with_it: Sequence[str]) -> None:
+    """A clear error when ``game`` lacks a tool the command needs (e.g. a terminal table, a
+    trained policy, a native core): names the game, the tool and the games that have it."""
+    if game not in games_with_it:
+        raise UsageError(
+            f"{command}: {game} has no {tool} yet; the games with one: "
+            f"{', '.join(games_with_it) or 'none'}"
+        )
+
+
 def add_ray_argument(parser: argparse.ArgumentParser) -> None:
     """``--ray [ADDRESS]``: play the games as tasks on a Ray cluster (arena, tournament)."""
     parser.add_argument(

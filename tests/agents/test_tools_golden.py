@@ -121,10 +121,15 @@ def test_tournament_leaderboard_is_unchanged(tmp_path: Path) -> None:
     assert _strip(result.to_dict()) == _strip(expected)
 
 
-def test_command_line_golden_arena(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The issue's command writes the golden records."""
+@pytest.mark.parametrize("game", [[], ["--game", "airships"]], ids=["no --game", "--game"])
+def test_command_line_golden_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: list[str]
+) -> None:
+    """The issue's command writes the golden records, with or without ``--game airships``."""
     out = tmp_path / "A.jsonl"
-    argv = ["arena", "--agents", "heuristic,greedy", "--players", "2", "--games", "40"]
+    argv = ["arena", *game, "--agents", "heuristic,greedy", "--players", "2", "--games", "40"]
     argv += ["--paired", "--seed", "5", "--no-progress", "--out", str(out)]
     assert main(argv) == 0, capsys.readouterr().err
     assert_same_results(GOLDEN / "A.jsonl", out)
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert written[0]["config"]["game"] == "airships"
