@@ -94,9 +94,11 @@ class ActorNet:
     def num_players(self) -> int | None:
         """The table size this actor was trained for (from its observation size), or None when
         the size fits no table of this version (an older observation layout)."""
+        from agents.games import DEFAULT_GAME
         from airships_env.observation import observation_size
+        from airships_env.registry import get_game
 
-        for players in (2, 3, 4):
+        for players in get_game(DEFAULT_GAME).player_counts:
             if observation_size(players) == self.observation_size:
                 return players
         return None

@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         if "engine" in chosen:
             print("engine alone, random legal play, decisions per second (one core)")
             print(header)
-            for players in (2, 3, 4):
+            for players in get_game("airships").player_counts:
                 fast = native_engine_rate(players, seconds)
                 slow = python_engine_rate(players, seconds)
                 figures[f"engine_{players}p"] = {"native": fast, "python": slow}
