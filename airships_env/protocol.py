@@ -235,7 +235,9 @@ class Game(Protocol):
         ...
 
     def replay_action(self, state: Any, record: Any) -> Any:
-        """Apply ``record``'s action with the chance it records; the new record (must equal)."""
+        """Apply ``record``'s action: chance drawn again from the state's generator when it
+        has one (the state then follows the original bit for bit, generator included), else
+        the chance the record holds; the new record, which must equal ``record``."""
         ...
 
     def observation_layout(self, num_players: int) -> list[tuple[str, int]]:
