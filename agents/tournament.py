@@ -12,8 +12,9 @@ Formats:
 
 Ratings: OpenSkill's Plackett-Luce model (default; made for rankings of 3-4 players), or
 another OpenSkill model, or TrueSkill when the ``trueskill`` package is installed. Each game is
-one ranking of its seats by place (score, then airships, E3; equal places are ties, so a
-shared win is a tie for first). These models update online, one game at a time, so one pass
+one ranking of its seats by place (the game's outcome ranks; Airships: score, then airships,
+E3; equal places are ties, so a shared win is a tie for first). The config names its game
+(``game:``, default airships) and its ``players`` must be one of that game's player counts. These models update online, one game at a time, so one pass
 depends on the order of the games (with a few dozen games per agent, enough to swap close
 agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
 and seeded shuffles of it; ``mu`` is the mean over the orders and ``sigma`` combines the mean
