@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from agents.cli.common import CLIError, add_no_color, make_console
 from airships_env.engine import CardDataError, CardSet, load_cards
 from airships_env.engine.cards import BONUS_COLOURS, COLOURS, DEPARTMENTS, DiceCounts
+from airships_env.engine.text import effect_text as plain_effect_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -112,7 +113,7 @@ def card_set_dict(cards: CardSet) -> dict[str, Any]:
                 "cost": _dice(e.cost),
                 "target": e.target,
                 "stars": e.stars,
-                "effect": e.effect_text(),
+                "effect": plain_effect_text(e),
                 "dice": _dice(e.dice),
                 "chips": e.chips,
                 "fixed_die": None

@@ -29,13 +29,16 @@ from typing import IO, TYPE_CHECKING, Any
 from agents.cli.common import (
     CLIError,
     UsageError,
+    add_game_argument,
     add_no_color,
     make_console,
     make_policy,
     non_negative_int,
     player_labels,
+    require_tool,
     split_agent_specs,
 )
+from agents.games import counts_text
 from agents.registry import AGENTS
 from agents.session import (
     PLAY_TOOL,
@@ -57,7 +60,7 @@ from airships_env.engine import (
     replay,
 )
 from airships_env.engine.log import append_record
-from airships_env.engine.model import MAX_PLAYERS, MIN_PLAYERS
+from airships_env.registry import get_game
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -138,11 +141,13 @@ def add_parser(subparsers: Any) -> None:
         help=f"comma-separated agent specs, one per other seat, repeated to "
         f"fill the seats (default: {DEFAULT_OPPONENTS})",
     )
+    add_game_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
         default=None,
-        help="players, 2-4 (default: 1 + the number of opponents)",
+        help="players, one of the game's counts (Airships: 2-4; default: 1 + the number of "
+        "opponents)",
     )
     parser.add_argument(
         "--seat", type=int, default=0, help="your seat, 0-based; seat 0 starts (default 0)"
@@ -185,8 +190,13 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+#: The games the terminal table is drawn for (agents/cli/tableview.py is Airships').
+TERMINAL_GAMES = ("airships",)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play one game (new or resumed) and return the exit status."""
+    require_tool("play", args.game, "terminal table", TERMINAL_GAMES)
     if args.resume is not None:
         given = [
             flag
@@ -227,17 +237,18 @@ def new_session(args: argparse.Namespace) -> PlaySession:
     except ValueError as exc:
         raise UsageError(f"--opponents: {exc}") from exc
     num_players = args.players if args.players is not None else 1 + len(opponents)
-    if args.players is None and num_players > MAX_PLAYERS:
+    counts = get_game(args.game).player_counts
+    if args.players is None and num_players > max(counts):
         raise UsageError(
-            f"--opponents: {len(opponents)} opponents make {num_players} players; a game has "
-            f"{MIN_PLAYERS} to {MAX_PLAYERS}, so give at most {MAX_PLAYERS - 1} opponents"
+            f"--opponents: {len(opponents)} opponents make {num_players} players; {args.game} is "
+            f"played by {counts_text(counts)}, so give at most {max(counts) - 1} opponents"
         )
-    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise UsageError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players}")
+    if num_players not in counts:
+        raise UsageError(f"--players must be {counts_text(counts)}, got {num_players}")
     if len(opponents) > num_players - 1:
         raise UsageError(
             f"{len(opponents)} opponents do not fit {num_players - 1} other "
-            f"seat(s); give --players {min(len(opponents) + 1, 4)} or fewer "
+            f"seat(s); give --players {min(len(opponents) + 1, max(counts))} or fewer "
             f"opponents"
         )
     seat = args.seat

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.games import DEFAULT_GAME, write_model_game
 from agents.training.league import League, write_json_atomic
 
 if TYPE_CHECKING:
@@ -144,9 +145,15 @@ def _tupled(value: Any) -> Any:
     return value
 
 
-def save_model_atomic(model: Any, path: str | os.PathLike[str], weights_only: bool = False) -> Path:
+def save_model_atomic(
+    model: Any,
+    path: str | os.PathLike[str],
+    weights_only: bool = False,
+    game: str = DEFAULT_GAME,
+) -> Path:
     """``model.save`` through a temporary file; ``weights_only`` drops the optimizer's moments
-    and the rollout leftovers (a small file for play, not for resuming)."""
+    and the rollout leftovers (a small file for play, not for resuming). The zip records its
+    ``game`` (:func:`agents.games.model_game` reads it)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.stem + ".tmp.zip")
@@ -172,6 +179,7 @@ def save_model_atomic(model: Any, path: str | os.PathLike[str], weights_only: bo
             policy.optimizer = optimizer
     else:
         model.save(temporary)
+    write_model_game(temporary, game)
     os.replace(temporary, path)
     return path
 

@@ -345,18 +345,3 @@ def learner_win_share(env: Any) -> float:
     for k winners, else 0; 0 for a game cut short)."""
     winners = env.aec_env.game.winners or ()
     return 1.0 / len(winners) if env.seat in winners else 0.0
-
-
-def native_league_problem(spec: str) -> str | None:
-    """Why a league bot cannot sit at a native training table (None when it can): the core plays
-    random, greedy and heuristic itself, and ``ppo`` runs as a batched external policy."""
-    from agents.registry import parse_spec
-    from airships_env.native.batch import BOTS
-
-    name, _ = parse_spec(spec)
-    if name in BOTS or name == "ppo":
-        return None
-    return (
-        f"the native vector environment plays {', '.join(BOTS)} in the core and ppo as a "
-        f"batched policy; use vec_env: subproc for {name}"
-    )

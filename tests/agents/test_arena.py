@@ -32,6 +32,7 @@ from agents.registry import make_agent
 from agents.stats import summarize
 from airships_env.engine import GameState, new_game
 from airships_env.policy import Decision, RandomPolicy
+from airships_env.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("seconds", "think_seconds")
@@ -313,7 +314,8 @@ def test_agents_never_receive_hidden_information(monkeypatch: pytest.MonkeyPatch
         pytest.fail("no deal left two cards of one era unrevealed")
     assert variant.deck != original.deck and variant.left_out != original.left_out
 
-    monkeypatch.setattr(arena, "new_game", lambda players, seed: variant.clone())
+    # the same game but for the hidden order: the arena asks the game for its deal
+    monkeypatch.setattr(get_game("airships"), "new_state", lambda *_, **__: variant.clone())
     twins = {"spy": SpyAgent(), "spy#2": SpyAgent()}
     twin_record = play_game(spec, twins, seed=1)
     assert twin_record["scores"] == record["scores"]

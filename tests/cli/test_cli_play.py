@@ -389,7 +389,7 @@ def test_error_bad_players(cli):
 def test_error_too_many_opponents_blames_opponents_not_players(cli):
     """Issue 27 item 13: no --players was given, so the message must not name it."""
     line = one_line_error(cli(["play", "--opponents", "random,random,random,random"]))
-    assert "--opponents: 4 opponents make 5 players; a game has 2 to 4" in line
+    assert "--opponents: 4 opponents make 5 players; airships is played by 2 to 4" in line
     assert "--players" not in line
 
 
