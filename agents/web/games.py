@@ -241,10 +241,24 @@ def bot_spec(spec: str, game: str = DEFAULT_GAME) -> str:
 
 
 def make_web_bot(spec: str, game: str = DEFAULT_GAME) -> Policy:
-    """A bot of ``game`` as this server builds it (:func:`bot_spec`)."""
+    """A bot of ``game`` as this server builds it (:func:`bot_spec`).
+
+    A search bot of another game named with no budget at all keeps its own default count and
+    gets the time cap as well: the generic searches' defaults (200 simulations to the end of the
+    game) think 4 to 8 s a move on Clockwork City and Australia. Its time option is set on the
+    built bot (the bots keep each option under its own name and read it at every move); a bot
+    that does not keep it so is left as built. Airships' search defaults take 0.1 to 0.35 s.
+    """
     if game == DEFAULT_GAME:
         return make_agent(bot_spec(spec))
-    return make_agent(bot_spec(spec, game), game=game)
+    bot = make_agent(bot_spec(spec, game), game=game)
+    name, options = parse_spec(spec, game)
+    budget = search_budget(name, game)
+    if budget is not None and not any(key in options for key in (budget[0], *budget[2])):
+        time_option, per_second, _counts = budget
+        if hasattr(bot, time_option) and getattr(bot, time_option) is None:
+            setattr(bot, time_option, MOVE_SECONDS * per_second)
+    return bot
 
 
 def checked_opponents(text: str, game: str = DEFAULT_GAME) -> list[str]:

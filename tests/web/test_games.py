@@ -318,3 +318,20 @@ def test_table_view_falls_back_to_text() -> None:
     assert strip_ansi("\x1b[38;5;208mx\x1b[0m\x1b[2Ky") == "xy"
     drawn = table_view(TOY, state.view(0), 0, None)
     assert str(drawn["svg"]).startswith("<svg") and drawn["text"] == ""
+
+
+def test_search_bots_of_any_game_are_capped(toy: str) -> None:
+    """A search bot of a game other than Airships thinks for at most MOVE_SECONDS a move: a
+    count budget gets the time option added; no budget keeps its default count, capped too."""
+    from agents.web.games import MOVE_SECONDS, bot_spec, make_web_bot, search_budget
+
+    assert search_budget("ismcts", toy) == ("ms", 1000.0, ("sims",))
+    assert search_budget("random", toy) is None
+    assert bot_spec("ismcts:sims=50", toy) == f"ismcts:sims=50,ms={MOVE_SECONDS * 1000:g}"
+    assert bot_spec("mcts:ms=100", toy) == "mcts:ms=100"
+    default = make_web_bot("mcts", toy)
+    assert (default.sims, default.ms) == (200, MOVE_SECONDS * 1000)
+    counted = make_web_bot("ismcts:sims=7", toy)
+    assert (counted.sims, counted.ms) == (7, MOVE_SECONDS * 1000)
+    timed = make_web_bot("ismcts:ms=250", toy)
+    assert (timed.sims, timed.ms) == (None, 250)
