@@ -76,11 +76,11 @@ from agents.web.games import (
     counts_text,
     default_opponent,
     game_agents,
+    generic_settings,
     known_games,
     log_game,
-    record_text,
 )
-from agents.web.generic import outcome_rows, result_text, table_view
+from agents.web.generic import outcome_rows, result_text, seat_record_text, table_view
 from agents.web.inputs import (
     body_fields,
     flag,
@@ -638,20 +638,29 @@ class WebApp:
         size = len(stored.records)
         if not 0 <= position <= size:
             return self.bad(request, f"no step {position}: the game has steps 0 to {size}")
-        texts: list[str] = []
+        records: list[Any] = []
         players: list[int] = []
+        after: list[Any] = []  # the true state after each record
+        settings = generic_settings(stored)
+        person = settings[1] if settings is not None else None
 
-        def told(state: Any, record: Any, seat: int) -> None:
-            texts.append(record_text(rules, record, state))
-            players.append(seat)
+        def kept(state: Any, record: Any, player: int) -> None:
+            records.append(record)
+            players.append(player)
+            after.append(state.clone())
 
-        final = replay_log(stored, rules, after=told).state
+        final = replay_log(stored, rules, after=kept).state
+        # The referee's record once the game is over; a person's game in progress is shown
+        # as that person sees it (a replay must not tell what the game page does not).
+        seat = None if final.is_terminal() else person
+        texts = [
+            seat_record_text(rules, record, after[i], players[i], seat)
+            for i, record in enumerate(records)
+        ]
         state = final if position == size else replay_log(stored, rules, upto=position).state
-        last = None
-        if position:
-            last = rules.record_from_dict(stored.records[position - 1])
+        last = records[position - 1] if position else None
         num_players = state.num_players
-        labels = player_labels(meta_agents(stored.meta, num_players), num_players)
+        labels = player_labels(meta_agents(stored.meta, num_players), num_players, seat)
         steps = [
             {"step": index + 1, "player": players[index], "label": labels[players[index]],
              "text": texts[index]}
@@ -662,7 +671,7 @@ class WebApp:
             game_id=game_id,
             game_name=rules.name,
             title=rules.title,
-            table=table_view(rules, state, None, last),
+            table=table_view(rules, state if seat is None else state.view(seat), seat, last),
             labels=labels,
             to_act=None if state.is_terminal() else state.current_player,
             over=state.is_terminal(),

@@ -57,6 +57,7 @@ from agents.session import (
     seat_agents,
     start_log,
 )
+from agents.web.generic import seat_record_text
 from airships_env.engine import (
     ACTION_NAMES,
     ActionRecord,
@@ -337,8 +338,8 @@ class GenericLiveGame:
     """A person's game of any registered game, played over the game protocol alone.
 
     ``records`` are the game's records, ``players`` the seat that chose each, ``texts`` each
-    record as the person's seat reads it (the presenter's ``record_text`` with the seat's view
-    of the game after it, taken when it was applied).
+    record as the person's seat may read it (:func:`~agents.web.generic.seat_record_text`,
+    taken when it was applied).
     """
 
     id: str
@@ -390,29 +391,20 @@ class GenericLiveGame:
         """The decision facing the bot to act."""
         return Decision.for_game(self.rules, self.state)
 
-    def record_text(self, record: Any) -> str:
-        """``record`` (just applied) as the person's seat reads it."""
-        return record_text(self.rules, record, self.state.view(self.seat))
-
     def apply(self, action: int) -> Any:
         """Apply a legal action and append its record to the log (flushed)."""
-        seat = self.state.current_player
+        player = self.state.current_player
         record = self.state.apply_action(action)
         with open(self.path, "a", encoding="utf-8") as handle:
             append_game_record(handle, record)
             self.size = handle.tell()
         self.records.append(record)
-        self.players.append(seat)
-        self.texts.append(self.record_text(record))
+        self.players.append(player)
+        self.texts.append(seat_record_text(self.rules, record, self.state, player, self.seat))
         return record
 
 
 Live = LiveGame | GenericLiveGame
-
-
-def record_text(rules: Game, record: Any, state: Any) -> str:
-    """A record as the game's presenter tells it (``state``: the game after it)."""
-    return str(rules.presenter().record_text(record, state))
 
 
 @dataclass(frozen=True)
@@ -639,8 +631,8 @@ class GameStore:
                 ):
                     diverged.add(player)
 
-            def told(state: Any, record: Any, _seat: int) -> None:
-                texts.append(record_text(rules, record, state.view(seat)))
+            def told(state: Any, record: Any, player: int) -> None:
+                texts.append(seat_record_text(rules, record, state, player, seat))
 
             replayed = replay_log(stored, rules, before=shown, after=told)
         except (ValueError, AgentUnavailableError, OSError) as exc:

@@ -7,14 +7,22 @@ named by ``action_name``, the records told by ``record_text`` and the end by ``o
 Nothing here knows a game's rules; a newly registered game is served with no web code.
 
 What a seat is shown is drawn from its view (``state.view(seat)``), so a page never holds what
-that seat may not see; a replay (the referee's record) is drawn from the true state with no
-seat, which the presenter draws as every seat may see it.
+that seat may not see. Records are the exception the protocol leaves open: its
+``record_text(record, state)`` has no seat, and the games' presenters write the true log
+(Clockwork City's "draws Gear", Australia's drawn colours). So a person's page tells another
+seat's record by its action's name only, unless the presenter's ``record_text`` takes a
+``seat`` keyword (then it is asked as that seat sees it); the person's own records are told in
+full (see :func:`seat_record_text`). A replay of a finished game (or of a log that is no
+person's game) is the referee's record: the true state drawn with no seat (the presenter draws
+what every seat may see) and every record in full; a replay of a person's unfinished game is
+drawn and told as that person sees it.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from markupsafe import Markup
@@ -41,6 +49,31 @@ def table_view(rules: Game, view: Any, seat: int | None, last_record: Any) -> di
         except NotImplementedError:
             pass
     return {"svg": "", "text": strip_ansi(str(presenter.ansi(view, seat, last_record)))}
+
+
+def _takes_seat(method: Callable[..., Any]) -> bool:
+    """Whether a presenter's ``record_text`` takes a ``seat`` keyword."""
+    try:
+        return "seat" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def seat_record_text(
+    rules: Game, record: Any, state_after: Any, player: int, seat: int | None
+) -> str:
+    """``record`` (chosen by ``player``; ``state_after`` is the true game after it) as ``seat``
+    may read it (None: the referee's true log); see the module docstring."""
+    presenter = rules.presenter()
+    if seat is None:
+        return str(presenter.record_text(record, state_after))
+    view = state_after.view(seat)
+    tell: Callable[..., Any] = presenter.record_text
+    if _takes_seat(tell):  # beyond the protocol: a presenter that tells a record per seat
+        return str(tell(record, view, seat=seat))
+    if player == seat:
+        return str(presenter.record_text(record, view))
+    return rules.action_name(record.action)
 
 
 def outcome_rows(state: Any, labels: Sequence[str]) -> list[dict[str, Any]]:

@@ -166,7 +166,9 @@ def test_the_game_page_shows_the_presenter_and_the_records(client, folders, toy:
     logged = json.loads((games / "web-4.jsonl").read_text().splitlines()[1])
     record = state.apply_action(logged["action"])
     assert record.to_dict() == logged
-    text = TOY.presenter().record_text(record, state.view(1))
+    # Another seat's record is told by its action's name: the toy's record_text, like the
+    # games' presenters, writes the true log (it has no seat to tell it for).
+    text = TOY.action_name(record.action)
     assert f'<span class="what">{text}</span>' in page
     assert TOY.presenter().svg(state.view(1), 1, record) in page  # the seat's own view
     game = client.get("/api/game/web-4").json()
@@ -335,3 +337,51 @@ def test_search_bots_of_any_game_are_capped(toy: str) -> None:
     assert (counted.sims, counted.ms) == (7, MOVE_SECONDS * 1000)
     timed = make_web_bot("ismcts:ms=250", toy)
     assert (timed.sims, timed.ms) == (None, 250)
+
+
+def test_records_are_told_as_the_person_may_read_them(toy: str) -> None:
+    """Another seat's record is its action's name unless the presenter's record_text takes a
+    seat; the person's own records and the referee's log are told in full."""
+    from agents.web.generic import seat_record_text
+
+    class Telling(TricksPresenter):
+        def record_text(self, record: Any, state: Any) -> str:
+            return f"P{record.player} plays {record.action + 1}, draws {list(record.drawn)}"
+
+    class SeatTelling(TricksPresenter):
+        def record_text(self, record: Any, state: Any, seat: int | None = None) -> str:
+            return f"seen by {seat}: {state.observer}"
+
+    class TellingGame(TricksGame):
+        presenter_class: type = Telling
+
+        def presenter(self) -> Any:
+            return self.presenter_class()
+
+    state = TOY.new_state(2, seed=3)
+    state.apply_action(state.legal_actions()[0])
+    record = state.apply_action(state.legal_actions()[0])  # seat 1 ends the trick: draws
+    assert record.drawn, "the trick's end draws a card for each seat"
+    telling = TellingGame()
+    full = telling.presenter().record_text(record, state)
+    assert seat_record_text(telling, record, state, 1, 0) == TOY.action_name(record.action)
+    assert seat_record_text(telling, record, state, 1, 1) == full
+    assert seat_record_text(telling, record, state, 1, None) == full
+    telling.presenter_class = SeatTelling
+    assert seat_record_text(telling, record, state, 1, 0) == "seen by 0: 0"
+
+
+def test_a_replay_of_a_game_in_progress_tells_no_more_than_its_page(client, toy: str) -> None:
+    """While the person plays, the replay draws and tells the game as that person sees it; once
+    it is over, the replay is the referee's log (every record in full)."""
+    client.get(f"/play?game={toy}&players=2&opponents=random&seat=0&seed=7")
+    legal = client.get("/api/game/web-7").json()["legal_actions"]
+    client.post("/game/web-7/act", data={"action": legal[0]["action"], "step": 0})
+    client.post("/game/web-7/advance", data={"step": 1})
+    during = client.get("/replay/web-7?step=2").text
+    assert "P0 plays" in during  # the person's own record, in full
+    assert "P1 plays" not in during and "P1 random: play " in during
+    assert "your hand" in during  # drawn from the person's view
+    play_by_the_markup(client, "/game/web-7")
+    after = client.get("/replay/web-7?step=2").text
+    assert "P1 plays" in after and "your hand" not in after
