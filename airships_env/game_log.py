@@ -197,15 +197,27 @@ def _initial_state(log: StoredLog, game: Game) -> Any:
     header = log.header
     try:
         if isinstance(header.get("initial_state"), dict):
-            return game.state_from_dict(header["initial_state"])
+            state = game.state_from_dict(header["initial_state"])
+            if state.num_players not in game.player_counts:
+                raise ValueError(
+                    f"{state.num_players} players: {game.title} is played by "
+                    f"{', '.join(str(n) for n in game.player_counts)}"
+                )
+            return state
+        num_players = header["num_players"]
+        if num_players not in game.player_counts:
+            raise ValueError(
+                f"num_players {num_players!r}: {game.title} is played by "
+                f"{', '.join(str(n) for n in game.player_counts)}"
+            )
         options = header.get("options")
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"options must be an object or null, got {options!r}")
         seed = header.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be a whole number or null, got {seed!r}")
-        return game.new_state(int(header["num_players"]), seed=seed, options=options)
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        return game.new_state(num_players, seed=seed, options=options)
+    except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
         raise GameLogError(f"{where}: the initial state cannot be set up ({exc})") from exc
 
 
@@ -235,7 +247,7 @@ def replay_log(
         where = f"{log.source}: line {number}"
         try:
             logged = game.record_from_dict(data)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
             raise GameLogError(f"{where}: not a valid {game.name} record ({exc!r})") from exc
         if state.is_terminal():
             raise GameLogError(f"{where}: a record after the end of the game")
@@ -244,7 +256,7 @@ def replay_log(
             before(state, logged)
         try:
             produced = game.replay_action(state, logged)
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
             raise GameLogError(f"{where}: the logged action does not replay: {exc}") from exc
         if produced != logged:
             raise GameLogError(

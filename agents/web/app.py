@@ -63,7 +63,6 @@ from starlette.staticfiles import StaticFiles
 
 from agents.cli.common import meta_agents, player_labels
 from agents.web.games import (
-    DEFAULT_GAME,
     GAME_ID,
     MAX_SEED,
     GameError,
@@ -316,9 +315,13 @@ def _last_human_index(game: LiveGame | GenericLiveGame) -> int:
 
 def game_choices() -> list[dict[str, Any]]:
     """The game chooser: every registered game's name, title, player counts and agents."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in known_games():
-        rules = get_game(name)
+        try:
+            rules = get_game(name)
+        except (ImportError, TypeError, ValueError) as exc:  # listed, with why it cannot play
+            choices.append({"name": name, "title": name, "problem": str(exc)})
+            continue
         choices.append(
             {
                 "name": name,
@@ -327,7 +330,7 @@ def game_choices() -> list[dict[str, Any]]:
                 "counts_text": counts_text(rules.player_counts),
                 "agents": game_agents(name),
                 "opponent": default_opponent(name),
-                "default": name == DEFAULT_GAME,
+                "problem": "",
             }
         )
     return choices

@@ -163,6 +163,10 @@ def checked_game(name: str | None) -> str:
         raise ValueError(
             f"unknown game {game[:40]!r}: the known games are {', '.join(known_games())}"
         )
+    try:
+        get_game(game)
+    except (ImportError, TypeError, ValueError) as exc:  # a registered game that cannot load
+        raise ValueError(f"game {game!r} cannot be played here: {exc}") from exc
     return game
 
 

@@ -385,3 +385,33 @@ def test_a_replay_of_a_game_in_progress_tells_no_more_than_its_page(client, toy:
     play_by_the_markup(client, "/game/web-7")
     after = client.get("/replay/web-7?step=2").text
     assert "P1 plays" in after and "your hand" not in after
+
+
+def test_a_game_that_cannot_load_is_named_not_a_500(
+    client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registered game whose module is missing here: the chooser says why, /play is a 400."""
+    monkeypatch.setattr(registry, "_TARGETS", dict(registry._TARGETS))
+    monkeypatch.setitem(registry._TARGETS, "missing", "tests.web.no_such_game:GAME")
+    home = client.get("/")
+    assert home.status_code == 200
+    assert 'data-chooser="missing"' in home.text and "cannot be played here" in home.text
+    response = client.get("/play?game=missing&players=2&opponents=random", headers=JSON)
+    assert response.status_code == 400
+    assert "game 'missing' cannot be played here" in response.json()["error"]
+
+
+def test_generic_logs_refuse_bad_headers_naming_the_line(toy: str) -> None:
+    """A header's player count the game does not have, a record that is not the game's, a
+    record after the end: GameLogError naming the source and the line."""
+    from airships_env.game_log import GameLogError
+
+    header = {"type": "header", "format": "game-log", "game": toy, "num_players": 7, "seed": 1}
+    with pytest.raises(GameLogError, match=r"x.jsonl: line 1: .*num_players 7: Hidden Tricks"):
+        replay_log(parse_game_log([json.dumps(header)], "x.jsonl"), TOY)
+    header["num_players"] = 2
+    lines = [json.dumps(header), json.dumps({"action": 0, "player": "x", "drawn": 5})]
+    with pytest.raises(GameLogError, match=r"x.jsonl: line 2: not a valid tricks record"):
+        replay_log(parse_game_log(lines, "x.jsonl"), TOY)
+    with pytest.raises(GameLogError, match=r"x.jsonl: line 1: not a game log"):
+        parse_game_log(['{"type": "header", "format": "airships-log"}'], "x.jsonl")
