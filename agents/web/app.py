@@ -24,11 +24,11 @@ Routes::
     GET  /results/{name}           leaderboard, pairwise matrix and plots
 
 Errors answer with their status (400 a game that is not registered or a player count the game
-does not have, naming the allowed ones, 404 unknown game id, 409 stale or illegal action naming the legal
-actions, 400 bad input naming the field or a log that is not a game log, 413 an upload or a body
-over the limit, 503 when the bots' queue is full), as a page or, for ``Accept:
-application/json``, as ``{"error": ..., "legal_actions": [...]}``. Every number of a request is
-range-checked before it is used (:mod:`agents.web.inputs`).
+does not have, naming the allowed ones, 404 unknown game id, 409 stale or illegal action naming
+the legal actions, 400 bad input naming the field or a log that is not a game log, 413 an
+upload or a body over the limit, 503 when the bots' queue is full), as a page or, for
+``Accept: application/json``, as ``{"error": ..., "legal_actions": [...]}``. Every number of a
+request is range-checked before it is used (:mod:`agents.web.inputs`).
 
 Bots move on a few worker threads (:class:`BotWorkers`) with a bounded queue, never on the event
 loop: the server keeps answering while a bot thinks, and a search bot's move is capped at
