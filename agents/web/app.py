@@ -560,6 +560,7 @@ class WebApp:
         return JSONResponse(
             {
                 "id": game_id,
+                "game": game.game,
                 "step": state.step,
                 "turn": state.turn,
                 "to_act": None if state.is_terminal() else state.current_player,

@@ -415,3 +415,11 @@ def test_generic_logs_refuse_bad_headers_naming_the_line(toy: str) -> None:
         replay_log(parse_game_log(lines, "x.jsonl"), TOY)
     with pytest.raises(GameLogError, match=r"x.jsonl: line 1: not a game log"):
         parse_game_log(['{"type": "header", "format": "airships-log"}'], "x.jsonl")
+
+
+def test_every_game_json_names_its_game(client, toy: str) -> None:
+    """/api/game/{id} says which game it is, Airships' too."""
+    client.get("/play?players=2&opponents=random&seat=0&seed=3")
+    client.get(f"/play?game={toy}&players=2&opponents=random&seat=0&seed=4")
+    assert client.get("/api/game/web-3").json()["game"] == "airships"
+    assert client.get("/api/game/web-4").json()["game"] == toy
