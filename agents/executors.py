@@ -36,6 +36,7 @@ from agents.games import resolve_game
 from agents.registry import make_agent
 from agents.schedule import GameSpec, agent_rng
 from agents.workers import die_with_parent, single_threaded_workers
+from airships_env.game_log import log_header as generic_log_header
 from airships_env.policy import Decision, Policy
 from airships_env.protocol import Game, Outcome, as_action_index
 
@@ -94,21 +95,16 @@ def outcome_fields(outcome: Outcome, extra: Mapping[str, Any] | None = None) -> 
     return fields
 
 
-def log_header(game: Game, state: Any, meta: Mapping[str, Any]) -> dict[str, Any]:
+def log_header(
+    game: Game, state: Any, meta: Mapping[str, Any], seed: int | None = None
+) -> dict[str, Any]:
     """The header line of a game log starting at ``state``: the game's own (``log_header``),
-    else a generic one holding the initial state."""
+    else the generic one of :mod:`airships_env.game_log` (which holds the initial state)."""
     own = getattr(game, "log_header", None)
     if own is not None:
         header: dict[str, Any] = own(state, meta)
         return header
-    return {
-        "type": "header",
-        "format": "game-log",
-        "game": game.name,
-        "version": game.version,
-        "meta": dict(meta),
-        "initial_state": state.to_dict(),
-    }
+    return generic_log_header(game, state, state.num_players, seed, meta=meta)
 
 
 def play_game(
@@ -142,7 +138,8 @@ def play_game(
     state = rules.new_state(players, seed=spec.deal_seed)
     log: list[dict[str, Any]] | None = None
     if save_log:
-        log = [log_header(rules, state, {"game": spec.game, "seats": list(spec.seats)})]
+        meta = {"game": spec.game, "seats": list(spec.seats)}
+        log = [log_header(rules, state, meta, spec.deal_seed)]
     try:
         seated = [agents[label] for label in spec.seats]
         for seat, agent in enumerate(seated):
