@@ -33,7 +33,51 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["ActionRecord", "Game", "GameState", "Outcome", "Presenter", "ranks_from"]
+__all__ = [
+    "ActionRecord",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "Outcome",
+    "Presenter",
+    "as_action_index",
+    "ranks_from",
+]
+
+
+def as_action_index(action: object) -> int | None:
+    """The Python int an integer-like action stands for, or None when it is not one.
+
+    Integer-like is what gymnasium's ``Discrete`` space accepts: a Python int (not a bool:
+    ``Discrete.contains(True)`` holds, but a bool as an action is a bug, refused here), a
+    numpy integer (``np.int64(12)``) or a 0-d integer array (``np.array(12)``, what
+    sb3-contrib's ``MaskablePPO.predict`` returns for one observation). Every caller that takes
+    an action from outside (the engine, the native core's binding, the environments, the arena)
+    converts through this one function; the range is checked by the caller.
+    """
+    if isinstance(action, bool | np.bool_):
+        return None
+    if isinstance(action, int):
+        return int(action)
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return None
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (python-chess's IllegalMoveError);
+    every game raises this one class. ``phase``: the game's name for the situation, or ''."""
+
+    def __init__(self, action: object, phase: str, legal: list[int], names: list[str], why: str):
+        self.action = action
+        self.phase = phase
+        self.legal = list(legal)
+        self.why = why
+        listed = ", ".join(f"{a} ({n})" for a, n in zip(legal, names, strict=True))
+        where = f" in phase '{phase}'" if phase else ""
+        super().__init__(f"illegal action {action!r}{where}: {why}. Legal actions: {listed}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +165,11 @@ class GameState(Protocol):
 
 @runtime_checkable
 class Presenter(Protocol):
-    """How a game is shown to people: one line per record, a terminal table, a picture, SVG."""
+    """How a game is shown to people: one line per record, a terminal table, a picture, SVG.
+
+    ``view`` is a seat's view, or a true state with ``seat`` None (a spectator, the envs'
+    ``render``): then the presenter draws only what every seat may see.
+    """
 
     def record_text(self, record: Any, state: Any) -> str:
         """One line describing ``record`` (``state``: the game after it) for logs and replays."""
@@ -142,13 +190,23 @@ class Presenter(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """The static facts and factories of one game (OpenSpiel's GameType, pgx's Env)."""
+    """The static facts and factories of one game (OpenSpiel's GameType, pgx's Env).
+
+    Optional members, looked up with ``getattr`` by the generic layers: ``score_scale`` (float:
+    ``reward="score"`` is the score margin divided by it; default 1), ``observation_bounds(
+    num_players) -> (low, high)`` (the observation's bounds; default unbounded),
+    ``rollout_action(state, rng) -> int`` (the generic search's rollout policy; default
+    uniform), ``leak_pair(num_players, seed, seat) -> (state_a, state_b)`` (two states that differ
+    only in what ``seat`` cannot see, for the conformance suite's leak test; default
+    ``state.determinize`` of one view with two generators).
+    """
 
     name: str  # registry name: "airships", "clockwork", ...
     title: str  # for people: "Airships", "Escape from Clockwork City"
     version: int  # the environment's version: the N of airships_vN / Airships-vN
     player_counts: tuple[int, ...]  # the table sizes the rules allow, ascending
     num_actions: int  # size of the fixed action table
+    backends: tuple[str, ...]  # ("python",), or ("python", "native") with a native core
 
     def action_name(self, action: int) -> str:
         """The readable name of an action index."""
@@ -162,8 +220,10 @@ class Game(Protocol):
         rng: np.random.Generator | None = None,
         options: Any = None,
         data: Any = None,
+        backend: str = "python",
     ) -> Any:
-        """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``)."""
+        """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``);
+        ``backend`` one of ``backends`` (each deals the same game from the same seed)."""
         ...
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any:
@@ -175,11 +235,17 @@ class Game(Protocol):
         ...
 
     def replay_action(self, state: Any, record: Any) -> Any:
-        """Apply ``record``'s action with the chance it records; the new record (must equal)."""
+        """Apply ``record``'s action: chance drawn again from the state's generator when it
+        has one (the state then follows the original bit for bit, generator included), else
+        the chance the record holds; the new record, which must equal ``record``."""
         ...
 
     def observation_layout(self, num_players: int) -> list[tuple[str, int]]:
         """The named pieces ``(name, size)`` of a seat's flat float32 observation, in order."""
+        ...
+
+    def observation_size(self, num_players: int) -> int:
+        """The length of a seat's observation vector (the sum of the layout's sizes)."""
         ...
 
     def observe(self, view: Any, seat: int) -> np.ndarray:
@@ -192,4 +258,12 @@ class Game(Protocol):
 
     def presenter(self) -> Presenter:
         """The game's :class:`Presenter`."""
+        ...
+
+    def env(self, **kwargs: Any) -> Any:
+        """The game's PettingZoo AEC env (``<name>_v<version>``), order-enforcing wrapper on."""
+        ...
+
+    def single_agent_env(self, **kwargs: Any) -> Any:
+        """The game's single-agent Gymnasium env (``<Name>-v<version>``: one learning seat)."""
         ...
