@@ -28,13 +28,13 @@ else:  # pragma: no cover - Python 3.10 only
 __all__ = [
     "ACHIEVEMENT_KINDS",
     "ACTION_KINDS",
+    "GIFT_KINDS",
+    "GOODS",
+    "POWER_KINDS",
     "Achievement",
     "Contract",
     "Factory",
-    "GIFT_KINDS",
-    "GOODS",
     "NipponData",
-    "POWER_KINDS",
     "Reward",
     "default_data",
     "default_data_path",
@@ -212,7 +212,9 @@ class _Reader:
     def tables(self, doc: dict[str, Any], key: str, count: int | None) -> list[dict[str, Any]]:
         value = doc.get(key)
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            raise self.fail(f"[[{key}]]", key, f"expected an array of tables, found {_shown(value)}")
+            raise self.fail(
+                f"[[{key}]]", key, f"expected an array of tables, found {_shown(value)}"
+            )
         if count is not None and len(value) != count:
             raise self.fail(f"[[{key}]]", key, f"expected {count} entries, found {len(value)}")
         return value
@@ -246,23 +248,31 @@ class _Reader:
     def choice(self, t: dict[str, Any], entry: str, key: str, options: tuple[str, ...]) -> str:
         value = t.get(key)
         if value not in options:
-            raise self.fail(entry, key, f"expected one of {', '.join(options)}, found {_shown(value)}")
+            raise self.fail(
+                entry, key, f"expected one of {', '.join(options)}, found {_shown(value)}"
+            )
         return str(value)
 
     def source(self, t: dict[str, Any], entry: str) -> str:
         return self.choice(t, entry, "source", SOURCES)
 
-    def by_players(self, t: dict[str, Any], entry: str, key: str, lo: int, hi: int) -> tuple[int, int, int]:
+    def by_players(
+        self, t: dict[str, Any], entry: str, key: str, lo: int, hi: int
+    ) -> tuple[int, int, int]:
         value = t.get(key)
         if not isinstance(value, dict) or sorted(value) != ["2", "3", "4"]:
-            raise self.fail(entry, key, f"expected a table with keys 2, 3, 4, found {_shown(value)}")
+            raise self.fail(
+                entry, key, f"expected a table with keys 2, 3, 4, found {_shown(value)}"
+            )
         out = tuple(self._int_at(value, entry, key, str(n), lo, hi) for n in PLAYER_COUNTS)
         return (out[0], out[1], out[2])
 
     def _int_at(self, t: dict[str, Any], entry: str, key: str, sub: str, lo: int, hi: int) -> int:
         value = t.get(sub)
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.fail(entry, f"{key}.{sub}", f"expected an integer {lo}..{hi}, found {_shown(value)}")
+            raise self.fail(
+                entry, f"{key}.{sub}", f"expected an integer {lo}..{hi}, found {_shown(value)}"
+            )
         return value
 
 
@@ -304,7 +314,9 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
         raise NipponDataError(f"{where}: not a valid TOML file: {exc}") from exc
     r = _Reader(where)
     if doc.get("schema") != SCHEMA_VERSION:
-        raise r.fail("top level", "schema", f"expected {SCHEMA_VERSION}, found {_shown(doc.get('schema'))}")
+        raise r.fail(
+            "top level", "schema", f"expected {SCHEMA_VERSION}, found {_shown(doc.get('schema'))}"
+        )
     name = doc.get("name")
     if not isinstance(name, str) or not name:
         raise r.fail("top level", "name", f"expected a non-empty string, found {_shown(name)}")
@@ -317,7 +329,9 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
 
     spaces = r.tables(doc, "action_space", None)
     if not 1 <= len(spaces) <= 9:
-        raise r.fail("[[action_space]]", "action_space", f"expected 1..9 spaces, found {len(spaces)}")
+        raise r.fail(
+            "[[action_space]]", "action_space", f"expected 1..9 spaces, found {len(spaces)}"
+        )
     action_spaces: list[tuple[int, ...]] = []
     seen: list[int] = []
     for i, sp in enumerate(spaces):
@@ -329,7 +343,11 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
         kinds = []
         for a in acts:
             if a not in ACTION_KINDS:
-                raise r.fail(entry, "actions", f"expected names from {', '.join(ACTION_KINDS)}, found {_shown(a)}")
+                raise r.fail(
+                    entry,
+                    "actions",
+                    f"expected names from {', '.join(ACTION_KINDS)}, found {_shown(a)}",
+                )
             if ACTION_KINDS.index(a) in seen:
                 raise r.fail(entry, "actions", f"action {a} is already on another space")
             kinds.append(ACTION_KINDS.index(a))
@@ -337,15 +355,25 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
         action_spaces.append(tuple(kinds))
     if len(seen) != len(ACTION_KINDS):
         missing = [k for i, k in enumerate(ACTION_KINDS) if i not in seen]
-        raise r.fail("[[action_space]]", "actions", f"every action needs a space; missing {', '.join(missing)}")
+        raise r.fail(
+            "[[action_space]]",
+            "actions",
+            f"every action needs a space; missing {', '.join(missing)}",
+        )
 
     workers = r.table(doc, "[workers]", "workers")
     e = "[workers]"
     r.source(workers, e)
     colours = workers.get("colours")
-    if (not isinstance(colours, list) or len(colours) != NUM_COLOURS
-            or not all(isinstance(c, str) and c for c in colours) or len(set(colours)) != NUM_COLOURS):
-        raise r.fail(e, "colours", f"expected {NUM_COLOURS} distinct names, found {_shown(colours)}")
+    if (
+        not isinstance(colours, list)
+        or len(colours) != NUM_COLOURS
+        or not all(isinstance(c, str) and c for c in colours)
+        or len(set(colours)) != NUM_COLOURS
+    ):
+        raise r.fail(
+            e, "colours", f"expected {NUM_COLOURS} distinct names, found {_shown(colours)}"
+        )
     per_space = r.int_(workers, e, "per_space", 1, 6)
     rows = r.by_players(workers, e, "rows", 0, 12)
 
@@ -356,11 +384,21 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     golden_from = r.int_(track, e, "golden_from", 2, track_spaces) - 1
     scoring = r.ints(track, e, "scoring_spaces", 2, track_spaces, min_len=1, max_len=6)
     if list(scoring) != sorted(set(scoring)) or scoring[-1] != track_spaces:
-        raise r.fail(e, "scoring_spaces", f"expected increasing spaces ending with {track_spaces}, found {list(scoring)}")
+        raise r.fail(
+            e,
+            "scoring_spaces",
+            f"expected increasing spaces ending with {track_spaces}, found {list(scoring)}",
+        )
     majority = track.get("majority_vp")
     if not isinstance(majority, list) or len(majority) != len(scoring):
-        raise r.fail(e, "majority_vp", f"expected one VP list per scoring space ({len(scoring)}), found {_shown(majority)}")
-    majority_vp = tuple(r.ints({"majority_vp": m}, e, "majority_vp", 0, 100, min_len=1, max_len=4) for m in majority)
+        raise r.fail(
+            e,
+            "majority_vp",
+            f"expected one VP list per scoring space ({len(scoring)}), found {_shown(majority)}",
+        )
+    majority_vp = tuple(
+        r.ints({"majority_vp": m}, e, "majority_vp", 0, 100, min_len=1, max_len=4) for m in majority
+    )
     ship_vp = r.ints(track, e, "ship_vp", 0, 50, min_len=1, max_len=4)
 
     board = r.table(doc, "[player_board]", "player_board")
@@ -377,7 +415,9 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     r.source(goods, e)
     names = goods.get("names")
     if names != list(GOODS):
-        raise r.fail(e, "names", f"expected {list(GOODS)} (the action table's order), found {_shown(names)}")
+        raise r.fail(
+            e, "names", f"expected {list(GOODS)} (the action table's order), found {_shown(names)}"
+        )
     goods_levels = r.ints(goods, e, "levels", 1, 3, length=NUM_GOODS)
     level_knowledge = r.ints(goods, e, "knowledge", 0, knowledge_max, length=4)
 
@@ -385,20 +425,30 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     for i, f in enumerate(r.tables(doc, "factory", NUM_FACTORY_TILES)):
         entry = f"factory {i + 1}"
         good = r.choice(f, entry, "good", GOODS)
-        factories.append(Factory(
-            GOODS.index(good), r.int_(f, entry, "coal", 0, 6), r.choice(f, entry, "power", POWER_KINDS),
-            r.int_(f, entry, "amount", 0, 10), r.source(f, entry),
-        ))
+        factories.append(
+            Factory(
+                GOODS.index(good),
+                r.int_(f, entry, "coal", 0, 6),
+                r.choice(f, entry, "power", POWER_KINDS),
+                r.int_(f, entry, "amount", 0, 10),
+                r.source(f, entry),
+            )
+        )
     contracts = []
     for i, c in enumerate(r.tables(doc, "contract", NUM_CONTRACTS)):
         entry = f"contract {i + 1}"
         demands = r.ints(c, entry, "demands", 1, 4, min_len=1, max_len=3)
         if list(demands) != sorted(demands, reverse=True):
             raise r.fail(entry, "demands", f"expected largest first, found {list(demands)}")
-        contracts.append(Contract(
-            demands, r.int_(c, entry, "vp", 0, 50), r.choice(c, entry, "bonus", POWER_KINDS),
-            r.int_(c, entry, "amount", 0, 10), r.source(c, entry),
-        ))
+        contracts.append(
+            Contract(
+                demands,
+                r.int_(c, entry, "vp", 0, 50),
+                r.choice(c, entry, "bonus", POWER_KINDS),
+                r.int_(c, entry, "amount", 0, 10),
+                r.source(c, entry),
+            )
+        )
     influence = r.table(doc, "[influence]", "influence")
     e = "[influence]"
     r.source(influence, e)
@@ -406,50 +456,74 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     table_raw = influence.get("table")
     if not isinstance(table_raw, list) or len(table_raw) != 3:
         raise r.fail(e, "table", f"expected 3 rows (levels 1..3), found {_shown(table_raw)}")
-    table = tuple(r.ints({"table": row}, e, "table", 1, MAX_TILE_VALUE, length=3) for row in table_raw)
+    table = tuple(
+        r.ints({"table": row}, e, "table", 1, MAX_TILE_VALUE, length=3) for row in table_raw
+    )
 
     cities = r.table(doc, "[board]", "board")
     e = "[board]"
     r.source(cities, e)
     neutral = r.ints(cities, e, "neutral", 0, 9, length=SPACES_PER_CITY)
     bonus_raw = cities.get("region_bonus")
-    if not isinstance(bonus_raw, list) or len(bonus_raw) != NUM_REGIONS or not all(
-        isinstance(b, dict) for b in bonus_raw
+    if (
+        not isinstance(bonus_raw, list)
+        or len(bonus_raw) != NUM_REGIONS
+        or not all(isinstance(b, dict) for b in bonus_raw)
     ):
         raise r.fail(e, "region_bonus", f"expected {NUM_REGIONS} tables, found {_shown(bonus_raw)}")
     region_bonus = tuple(
-        (r.choice(b, f"[board] region {i + 1}", "kind", POWER_KINDS),
-         r.int_(b, f"[board] region {i + 1}", "amount", 0, 10)) for i, b in enumerate(bonus_raw)
+        (
+            r.choice(b, f"[board] region {i + 1}", "kind", POWER_KINDS),
+            r.int_(b, f"[board] region {i + 1}", "amount", 0, 10),
+        )
+        for i, b in enumerate(bonus_raw)
     )
     city_tiles = []
     for i, t in enumerate(r.tables(doc, "city_tile", NUM_CITIES)):
         entry = f"city_tile {i + 1}"
         r.source(t, entry)
         g = t.get("goods")
-        if not isinstance(g, list) or len(g) != SPACES_PER_CITY or any(x not in GOODS for x in g) or len(set(g)) != len(g):
-            raise r.fail(entry, "goods", f"expected {SPACES_PER_CITY} distinct goods, found {_shown(g)}")
+        if (
+            not isinstance(g, list)
+            or len(g) != SPACES_PER_CITY
+            or any(x not in GOODS for x in g)
+            or len(set(g)) != len(g)
+        ):
+            raise r.fail(
+                entry, "goods", f"expected {SPACES_PER_CITY} distinct goods, found {_shown(g)}"
+            )
         city_tiles.append(tuple(GOODS.index(x) for x in g))
 
     rewards = []
     for i, w in enumerate(r.tables(doc, "reward", None)):
         entry = f"reward {i + 1}"
-        rewards.append(Reward(
-            r.int_(w, entry, "level", 1, 4), r.int_(w, entry, "multiplier", 1, 9),
-            r.choice(w, entry, "gift", GIFT_KINDS), r.int_(w, entry, "min_players", 2, 4),
-            r.source(w, entry),
-        ))
+        rewards.append(
+            Reward(
+                r.int_(w, entry, "level", 1, 4),
+                r.int_(w, entry, "multiplier", 1, 9),
+                r.choice(w, entry, "gift", GIFT_KINDS),
+                r.int_(w, entry, "min_players", 2, 4),
+                r.source(w, entry),
+            )
+        )
     if not rewards:
         raise r.fail("[[reward]]", "reward", "expected at least one reward tile")
     achievements = []
     for i, a in enumerate(r.tables(doc, "achievement", NUM_ACHIEVEMENTS)):
         entry = f"achievement {i + 1}"
-        achievements.append(Achievement(
-            r.choice(a, entry, "kind", ACHIEVEMENT_KINDS), r.int_(a, entry, "per", 1, 50),
-            r.int_(a, entry, "printed", 0, 9), r.source(a, entry),
-        ))
+        achievements.append(
+            Achievement(
+                r.choice(a, entry, "kind", ACHIEVEMENT_KINDS),
+                r.int_(a, entry, "per", 1, 50),
+                r.int_(a, entry, "printed", 0, 9),
+                r.source(a, entry),
+            )
+        )
 
     data = NipponData(
-        name=name, path=path, digest=hashlib.sha256(raw).hexdigest(),
+        name=name,
+        path=path,
+        digest=hashlib.sha256(raw).hexdigest(),
         invest_cost=r.int_(costs, "[costs]", "invest", 0, 50),
         machine_cost=r.int_(costs, "[costs]", "machine", 0, 50),
         step_costs=_three(r.ints(costs, "[costs]", "steps", 0, 50, length=3)),
@@ -460,30 +534,46 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
         max_units=r.int_(costs, "[costs]", "max_units", 1, 3),
         factory_capacity=r.int_(costs, "[costs]", "factory_capacity", 1, 12),
         gift_amounts=_three(gift_amounts),
-        action_spaces=tuple(action_spaces), colours=tuple(colours),
-        per_colour=r.int_(workers, "[workers]", "per_colour", 1, 40), per_space=per_space,
-        rows=rows, track_spaces=track_spaces, golden_from=golden_from,
-        scoring_spaces=tuple(s - 1 for s in scoring), majority_vp=majority_vp, ship_vp=ship_vp,
+        action_spaces=tuple(action_spaces),
+        colours=tuple(colours),
+        per_colour=r.int_(workers, "[workers]", "per_colour", 1, 40),
+        per_space=per_space,
+        rows=rows,
+        track_spaces=track_spaces,
+        golden_from=golden_from,
+        scoring_spaces=tuple(s - 1 for s in scoring),
+        majority_vp=majority_vp,
+        ship_vp=ship_vp,
         ship_vp_no_place=r.int_(track, "[turn_track]", "ship_vp_no_place", 0, 50),
         train_influence=r.int_(track, "[turn_track]", "train_influence", 0, 10),
         start_money=r.int_(board, "[player_board]", "start_money", 0, len(money_track) - 1),
         start_coal=r.int_(board, "[player_board]", "start_coal", 0, len(coal_track) - 1),
         start_knowledge=r.int_(board, "[player_board]", "start_knowledge", 0, knowledge_max),
         start_blueprints=r.int_(board, "[player_board]", "start_blueprints", 0, 20),
-        money_track=money_track, coal_track=coal_track,
+        money_track=money_track,
+        coal_track=coal_track,
         coal_stars=r.ints(board, "[player_board]", "coal_stars", 0, len(coal_track) - 1, min_len=0),
         knowledge_max=knowledge_max,
-        knowledge_stars=r.ints(board, "[player_board]", "knowledge_stars", 0, knowledge_max, min_len=0),
-        trains=trains, ships=ships,
+        knowledge_stars=r.ints(
+            board, "[player_board]", "knowledge_stars", 0, knowledge_max, min_len=0
+        ),
+        trains=trains,
+        ships=ships,
         train_stars=r.ints(board, "[player_board]", "train_stars", 0, 1, length=trains),
         ship_stars=r.ints(board, "[player_board]", "ship_stars", 0, 1, length=ships),
         worker_levels=r.ints(board, "[player_board]", "worker_levels", 0, 4, length=WORKER_SPACES),
         machinery_tiles=r.int_(board, "[player_board]", "machinery_tiles", 0, 100),
-        goods_levels=goods_levels, level_knowledge=_four(level_knowledge),
-        factories=tuple(factories), contracts=tuple(contracts), influence_tiles=tiles,
-        influence_table=tuple(_three(t) for t in table), neutral=neutral,
+        goods_levels=goods_levels,
+        level_knowledge=_four(level_knowledge),
+        factories=tuple(factories),
+        contracts=tuple(contracts),
+        influence_tiles=tiles,
+        influence_table=tuple(_three(t) for t in table),
+        neutral=neutral,
         spaces_per_region=r.by_players(cities, "[board]", "spaces_per_region", 1, 12),
-        region_bonus=region_bonus, city_tiles=tuple(city_tiles), rewards=tuple(rewards),
+        region_bonus=region_bonus,
+        city_tiles=tuple(city_tiles),
+        rewards=tuple(rewards),
         achievements=tuple(achievements),
     )
     _check_whole(r, data)
@@ -512,6 +602,12 @@ def _check_whole(r: _Reader, d: NipponData) -> None:
     for k, level in enumerate(d.level_knowledge[1:], start=1):
         if level < d.level_knowledge[k - 1]:
             raise r.fail("[goods]", "knowledge", "knowledge needed must not fall with the level")
+    for rw in d.rewards:
+        first = next(x for x in d.rewards if x.level == rw.level)
+        if rw.multiplier != first.multiplier:
+            raise r.fail(
+                "[[reward]]", "multiplier", f"level {rw.level} tiles must share one multiplier"
+            )
     if sorted(set(d.achievements[i].kind for i in range(NUM_ACHIEVEMENTS))) != sorted(
         a.kind for a in d.achievements
     ):
