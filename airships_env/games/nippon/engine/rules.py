@@ -297,6 +297,16 @@ def _bonus_legal(s: State, p: int) -> list[int]:
     return out
 
 
+def _bonus_keeps_steps(s: State, p: int, bonus: int) -> bool:
+    """Whether the action in progress still has a step after blueprint bonus ``bonus``."""
+    saved = (s.blueprints[p], s.coal_pos[p], s.knowledge[p], s.money_pos[p])
+    s.blueprints[p] -= s.data.blueprints_per_bonus
+    _advance(s, p, ("coal_track", "knowledge_track", "money_track")[bonus - A.BONUS], 1)
+    ok = bool(_step_actions(s, p))
+    s.blueprints[p], s.coal_pos[p], s.knowledge[p], s.money_pos[p] = saved
+    return ok
+
+
 def _reward_level(s: State, p: int) -> int:
     k = len(s.workers[p])
     return s.data.worker_levels[k - 1] if k else 0
@@ -337,6 +347,8 @@ def legal_actions(s: State) -> list[int]:
     elif ph == Phase.ACHIEVEMENT:
         out = [A.ACHIEVEMENT + k for k in range(NUM_ACHIEVEMENTS) if s.achievements[p][k] == 0]
     else:
+        if s.pend_units == 0:  # T3: a bonus may not leave the action without a step
+            bonus = [b for b in bonus if _bonus_keeps_steps(s, p, b)]
         out = _step_actions(s, p) + bonus
         if s.pend_units > 0 and ph in (
             Phase.PRODUCE,
