@@ -456,6 +456,8 @@ def _apply(s: State, p: int, a: int, drawer: _Drawer) -> None:
     if A.BONUS <= a < A.STOP:  # T3
         s.blueprints[p] -= d.blueprints_per_bonus
         _advance(s, p, ("coal_track", "knowledge_track", "money_track")[a - A.BONUS], 1)
+        if s.phase == Phase.FINISH and not _bonus_legal(s, p):
+            _end_turn(s, p)  # T3: nothing left to choose
         return
     if a < A.CONSOLIDATE:  # T2
         kind, colour = divmod(a - A.TAKE, NUM_COLOURS)
