@@ -365,7 +365,7 @@ def test_A10_market_tile_beats_lower_region_bonus_and_limits() -> None:
     s = fresh()
     city = 2  # region 1 (bonus: blueprints)
     good = s.city_goods[city][0]
-    gname = [k for k, v in G.items() if v == good][0]
+    gname = next(k for k, v in G.items() if v == good)
     give_factory(s, 0, gname, cubes=4)
     s.influence_owner[city][0] = 1
     s.influence_value[city][0] = 1
@@ -403,7 +403,7 @@ def test_A10a_captured_tile_removed_option() -> None:
     s = fresh(options=RulesOptions(captured_tile="removed"))
     city = 0
     good = s.city_goods[city][1]
-    give_factory(s, 0, [k for k, v in G.items() if v == good][0], cubes=3)
+    give_factory(s, 0, next(k for k, v in G.items() if v == good), cubes=3)
     s.influence_owner[city][1] = 1
     s.influence_value[city][1] = 1
     s.tiles_supply[1][0] -= 1
