@@ -381,7 +381,7 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     e = "[turn_track]"
     r.source(track, e)
     track_spaces = r.int_(track, e, "spaces", 3, 20)
-    golden_from = r.int_(track, e, "golden_from", 2, track_spaces) - 1
+    golden_from = r.int_(track, e, "golden_from", 2, track_spaces - 1) - 1  # E1: 1+ round
     scoring = r.ints(track, e, "scoring_spaces", 2, track_spaces, min_len=1, max_len=6)
     if list(scoring) != sorted(set(scoring)) or scoring[-1] != track_spaces:
         raise r.fail(
