@@ -219,6 +219,20 @@ def test_T4_refill_from_rows_then_marker_and_bag() -> None:
     assert len(rec.draws) == 3 * (5 + len(s.rows)) and sum(s.bag) == bag_before - len(rec.draws)
 
 
+def test_T4a_marker_when_the_column_empties_option() -> None:
+    for trigger, marker_after_last_row in (("space_empties", 0), ("column_empties", 1)):
+        s = fresh(3, options=RulesOptions(marker_trigger=trigger))
+        clear_board(s)
+        s.spaces[INVEST_SPACE][RED] = 1
+        s.rows[0][BLUE] = 3
+        s.bag[RED] -= 1
+        s.bag[BLUE] -= 3
+        act(s, f"take {DATA.colours[RED]} KNOWLEDGE")
+        assert s.spaces[INVEST_SPACE][BLUE] == 3
+        assert s.marker == marker_after_last_row
+        assert (sum(map(sum, s.rows)) > 0) == (trigger == "column_empties")
+
+
 def test_T4_short_bag_is_owed_and_paid_by_consolidation() -> None:
     s = fresh(4)
     clear_board(s)

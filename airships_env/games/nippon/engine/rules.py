@@ -557,6 +557,9 @@ def _refill_space(s: State, space: int, drawer: _Drawer) -> None:
             row[:] = [0] * NUM_COLOURS
             s.owed[space] = s.owed[first_row + k]
             s.owed[first_row + k] = 0
+            column_left = sum(map(sum, s.rows)) + sum(s.owed[first_row:])
+            if s.options.marker_trigger == "column_empties" and column_left == 0:
+                break  # T4a: the column has just emptied
             return
     if s.marker < s.data.golden_from:
         _move_marker(s)

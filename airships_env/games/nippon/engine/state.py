@@ -52,6 +52,7 @@ class RulesOptions:
     captured_tile: str = "returns"  # A10a: "returns" | "removed"
     neutral_competes: bool = True  # F2
     majority_ties: str = "split"  # F3: "split" | "lower"
+    marker_trigger: str = "space_empties"  # T4a: "space_empties" | "column_empties"
 
     def __post_init__(self) -> None:
         if self.captured_tile not in ("returns", "removed"):
@@ -64,6 +65,11 @@ class RulesOptions:
             raise ValueError(
                 f"majority_ties: expected 'split' or 'lower', found {self.majority_ties!r}"
             )
+        if self.marker_trigger not in ("space_empties", "column_empties"):
+            raise ValueError(
+                "marker_trigger: expected 'space_empties' or 'column_empties', "
+                f"found {self.marker_trigger!r}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -71,6 +77,7 @@ class RulesOptions:
             "captured_tile": self.captured_tile,
             "neutral_competes": self.neutral_competes,
             "majority_ties": self.majority_ties,
+            "marker_trigger": self.marker_trigger,
         }
 
 
