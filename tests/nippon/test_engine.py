@@ -265,3 +265,12 @@ def test_user_data_file_is_used(tmp_path: Path) -> None:
     s = new_game(2, 0, data=data)
     back = state_from_dict(json.loads(json.dumps(s.to_dict())))
     assert back.data.invest_cost == 7
+
+
+def test_a_state_without_generator_refuses_to_play_and_changes_nothing() -> None:
+    s = new_game(2, 1)
+    s.rng = None
+    before = s.to_dict()
+    with pytest.raises(ViewError, match="only replays records"):
+        s.apply_action(s.legal_actions()[0])
+    assert s.to_dict() == before

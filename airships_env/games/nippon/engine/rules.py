@@ -432,6 +432,8 @@ def apply_action(s: State, action: Any, _forced: Iterator[int] | None = None) ->
     """Apply a legal action (T1-T4, A, C, F, E); its record holds the bag draws."""
     if s.is_view:
         raise ViewError("a view cannot advance: determinize it first")
+    if s.rng is None and _forced is None:  # checked before anything changes
+        raise ViewError("a state without a generator only replays records (replay_action)")
     index = as_action_index(action)
     legal = legal_actions(s)
     if index is None or index not in legal:
@@ -847,7 +849,6 @@ def _final_scoring(s: State) -> None:
     d = s.data
     for p in range(s.num_players):
         s.yen[p] = d.money_track[s.money_pos[p]]
-        s.coal[p] = 0
         _pay_workers(s, p)
     for p in range(s.num_players):
         s.vp[p] += sum(final_breakdown(s, p))
