@@ -236,7 +236,7 @@ def _edited(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
             "scoring_spaces",
         ),
         ('source = "S"\ninvest', 'source = "Q"\ninvest', "[costs]", "source"),
-        ("golden_from = 5", "golden_from = 8", "[turn_track]", "golden_from"),
+        ("golden_from = 5", "golden_from = 4", "[turn_track]", "golden_from"),
     ],
 )
 def test_bad_data_file_names_file_entry_and_field(

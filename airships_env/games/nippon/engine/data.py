@@ -381,7 +381,8 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     e = "[turn_track]"
     r.source(track, e)
     track_spaces = r.int_(track, e, "spaces", 3, 20)
-    golden_from = r.int_(track, e, "golden_from", 2, track_spaces - 1) - 1  # E1: 1+ round
+    # E1: from the first golden space every player has exactly three more turns, one step each
+    golden_from = r.int_(track, e, "golden_from", track_spaces - 3, track_spaces - 3) - 1
     scoring = r.ints(track, e, "scoring_spaces", 2, track_spaces, min_len=1, max_len=6)
     if list(scoring) != sorted(set(scoring)) or scoring[-1] != track_spaces:
         raise r.fail(
