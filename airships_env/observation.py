@@ -262,6 +262,12 @@ def observation_layout(num_players: int) -> dict[str, slice]:
     return layout
 
 
+def observation_pieces(num_players: int) -> list[tuple[str, int]]:
+    """The named pieces ``(name, size)`` of the vector, in order (the odds as one piece)."""
+    check_num_players(num_players)
+    return [(name, size) for name, size, _high in _pieces(num_players)]
+
+
 def observation_size(num_players: int) -> int:
     """The length of the observation vector."""
     check_num_players(num_players)

@@ -149,6 +149,7 @@ class Game(Protocol):
     version: int  # the environment's version: the N of airships_vN / Airships-vN
     player_counts: tuple[int, ...]  # the table sizes the rules allow, ascending
     num_actions: int  # size of the fixed action table
+    backends: tuple[str, ...]  # ("python",), or ("python", "native") with a native core
 
     def action_name(self, action: int) -> str:
         """The readable name of an action index."""
@@ -162,8 +163,10 @@ class Game(Protocol):
         rng: np.random.Generator | None = None,
         options: Any = None,
         data: Any = None,
+        backend: str = "python",
     ) -> Any:
-        """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``)."""
+        """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``);
+        ``backend`` one of ``backends`` (each deals the same game from the same seed)."""
         ...
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any:
@@ -182,6 +185,10 @@ class Game(Protocol):
         """The named pieces ``(name, size)`` of a seat's flat float32 observation, in order."""
         ...
 
+    def observation_size(self, num_players: int) -> int:
+        """The length of a seat's observation vector (the sum of the layout's sizes)."""
+        ...
+
     def observe(self, view: Any, seat: int) -> np.ndarray:
         """``seat``'s observation of a view (or a true state), a fresh float32 vector."""
         ...
@@ -192,4 +199,12 @@ class Game(Protocol):
 
     def presenter(self) -> Presenter:
         """The game's :class:`Presenter`."""
+        ...
+
+    def env(self, **kwargs: Any) -> Any:
+        """The game's PettingZoo AEC env (``<name>_v<version>``), order-enforcing wrapper on."""
+        ...
+
+    def single_agent_env(self, **kwargs: Any) -> Any:
+        """The game's single-agent Gymnasium env (``<Name>-v<version>``: one learning seat)."""
         ...

@@ -54,6 +54,7 @@ from airships_env.engine.model import (
     PendingAttempt,
 )
 from airships_env.engine.records import ActionRecord, ChipMove, Reveal
+from airships_env.protocol import Outcome, ranks_from
 
 if TYPE_CHECKING:
     from airships_env.engine.state import GameState
@@ -619,6 +620,26 @@ def winners(state: GameState) -> list[int]:
     leaders = [p for p in range(state.num_players) if current[p] == best]
     most = max(airship_count(state, p) for p in leaders)
     return [p for p in leaders if airship_count(state, p) == most]
+
+
+def ranks(state: GameState) -> list[int]:
+    """Each seat's place in a finished game: 1 for the winners (E3), then the others by score,
+    then airships (E3's tie-break); equal places share a rank (1, 2, 2, 4)."""
+    if state.final_scores is None or state.winners is None:
+        raise ValueError("the game is not over: no places yet")
+    keys = [(state.final_scores[p], airship_count(state, p)) for p in range(state.num_players)]
+    return list(ranks_from(state.winners, keys))
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """The protocol's outcome of a finished game (scores, E3 winners, places); None before."""
+    if state.final_scores is None or state.winners is None:
+        return None
+    return Outcome(
+        scores=tuple(float(score) for score in state.final_scores),
+        winners=tuple(state.winners),
+        ranks=tuple(ranks(state)),
+    )
 
 
 def returns(state: GameState) -> list[float]:

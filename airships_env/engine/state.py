@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from airships_env.engine import rules as _rules
+from airships_env.engine import view as _view
 from airships_env.engine.cards import DEPARTMENTS, CardSet, default_cards, load_cards
 from airships_env.engine.model import (
     CHANGE_OF_ERA,
@@ -37,6 +38,7 @@ from airships_env.engine.model import (
     RulesOptions,
 )
 from airships_env.engine.records import ActionRecord
+from airships_env.protocol import Outcome
 
 STATE_FORMAT = 2  # 2: Rules v1 (exchange variants, T3)
 
@@ -104,6 +106,24 @@ class GameState:
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self.phase == GAME_OVER
+
+    def outcome(self) -> Outcome | None:
+        """Scores, winners (E3) and places once the game is over; None before."""
+        return _rules.outcome(self)
+
+    def view(self, seat: int) -> GameState:
+        """What ``seat`` may see: the public view (V1; Airships hides nothing from one seat
+        only, so every seat's view is the same)."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"a seat is an integer, got {type(seat).__name__}")
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
+        return _view.public_view(self)
+
+    def determinize(self, rng: np.random.Generator) -> GameState:
+        """A playable state with the hidden cards re-dealt from ``rng`` (see
+        :func:`airships_env.engine.determinize`)."""
+        return _view.determinize(self, rng)
 
     def phase_name(self) -> str:
         """The readable name of the current phase."""

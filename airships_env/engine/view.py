@@ -15,11 +15,15 @@ out are drawn from the unseen cards of each tier.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from airships_env.engine.dice import shuffle
 from airships_env.engine.model import CHANGE_OF_ERA
-from airships_env.engine.state import GameState
+
+if TYPE_CHECKING:  # the state's methods call into this module: no run-time import back
+    from airships_env.engine.state import GameState
 
 STACK_TIERS_FROM_BOTTOM = (3, 2, 1)  # S2
 

@@ -51,6 +51,7 @@ from airships_env.native.convert import (
     state_words,
     to_python,
 )
+from airships_env.protocol import Outcome
 
 LIBRARY_VARIABLE = "AIRSHIPS_NATIVE_LIBRARY"
 
@@ -275,6 +276,14 @@ class NativeGame:
         """The public view (docs/RULES.md V1), as :func:`airships_env.engine.public_view`."""
         return NativeGame(self._game.public_view(), self.cards, self.options)
 
+    def view(self, seat: int) -> NativeGame:
+        """What ``seat`` may see: the public view (as :meth:`GameState.view`)."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"a seat is an integer, got {type(seat).__name__}")
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
+        return self.public_view()
+
     def determinize(self, rng: np.random.Generator) -> NativeGame:
         """Hidden cards re-dealt from ``rng``, as :func:`airships_env.engine.determinize`
         (``rng`` advances exactly as it does there)."""
@@ -308,6 +317,16 @@ class NativeGame:
         if result is None:
             return None
         return tuple(seat for seat in range(self.num_players) if result[1] >> seat & 1)
+
+    def outcome(self) -> Outcome | None:
+        """Scores, winners (E3) and places once the game is over; None before."""
+        if self._game.result() is None:
+            return None
+        return self.to_state().outcome()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as the engine's dict (:meth:`GameState.to_dict`)."""
+        return self.to_state().to_dict()
 
     @property
     def handle(self) -> Any:
