@@ -24,19 +24,34 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.games.airships import BOTS as AIRSHIPS_BOTS
 from airships_env.policy import Policy
+from airships_env.protocol import Game
+from airships_env.registry import resolve_game
 
-#: Registered agent names and the ``module:Class`` each builds (imported on first use, so this
-#: module imports without torch or the bots).
-AGENTS: dict[str, str] = {
+#: Airships' agent names and the ``module:Class`` each builds (imported on first use, so this
+#: module imports without torch or the bots): the names when no game is given. The same dict as
+#: the Airships game's ``bots()``.
+AGENTS: dict[str, str] = AIRSHIPS_BOTS
+
+#: The agents every game has, written once over the game protocol; a game's own ``bots()``
+#: shadow them (Airships' ``ismcts`` is its C search, its ``mcts`` its heuristic-led search).
+GENERIC_AGENTS: dict[str, str] = {
     "random": "airships_env.policy:RandomPolicy",
-    "greedy": "agents.bots.greedy:GreedyAgent",
-    "heuristic": "agents.bots.heuristic:HeuristicAgent",
-    "mcts": "agents.bots.mcts:MCTSAgent",
-    "ismcts": "agents.bots.ismcts:ISMCTSAgent",
-    "ppo": "agents.policy_agent:PPOAgent",
-    "rllib": "agents.rllib.export:RLlibAgent",
+    "mcts": "agents.bots.generic_ismcts:GenericMCTSAgent",
+    "ismcts": "agents.bots.generic_ismcts:GenericISMCTSAgent",
 }
+
+GameRef = Game | str | None
+
+
+def agents_for(game: GameRef = None) -> dict[str, str]:
+    """The agent names of a game (a Game or a registered name): the generic agents, shadowed
+    by the game's own ``bots()``; with no game, Airships' names (:data:`AGENTS`)."""
+    if game is None:
+        return AGENTS
+    return {**GENERIC_AGENTS, **resolve_game(game).bots()}
+
 
 _OPTION_PIECE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -83,13 +98,15 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``name:key=value,...`` into the name and its parsed options."""
+def parse_spec(spec: str, game: GameRef = None) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,...`` into the name and its parsed options (``game``: whose
+    agent names an error lists)."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if not _NAME.match(name):
+        known = ", ".join(agents_for(game))
         raise ValueError(
-            f"agent spec {spec!r}: {name!r} is not an agent name; known agents: {', '.join(AGENTS)}"
+            f"agent spec {spec!r}: {name!r} is not an agent name; known agents: {known}"
         )
     options: dict[str, Any] = {}
     if rest.strip():
@@ -123,15 +140,18 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def agent_class(name: str) -> type:
-    """The class an agent name builds (a registered name or a dotted ``module.Class`` path)."""
-    if name in AGENTS:
-        module_name, _, attribute = AGENTS[name].partition(":")
+def agent_class(name: str, game: GameRef = None) -> type:
+    """The class an agent name builds (a name of the game's agents, :func:`agents_for`, or a
+    dotted ``module.Class`` path)."""
+    known = agents_for(game)
+    if name in known:
+        module_name, _, attribute = known[name].partition(":")
     elif "." in name:
         module_name, _, attribute = name.rpartition(".")
     else:
+        where = "" if game is None else f" for {resolve_game(game).name}"
         raise ValueError(
-            f"unknown agent {name!r}; known agents: {', '.join(AGENTS)} "
+            f"unknown agent {name!r}; known agents{where}: {', '.join(known)} "
             f"(or a dotted path package.module.Class)"
         )
     try:
@@ -164,7 +184,7 @@ def agent_options(cls: type) -> tuple[list[str], bool]:
     names = [
         p.name
         for p in parameters
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "rng"
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("rng", "game")
     ]
     open_ended = any(p.kind == p.VAR_KEYWORD for p in parameters)
     return names, open_ended
@@ -214,16 +234,22 @@ def _check_option_types(spec: str, cls: type, options: dict[str, Any]) -> None:
 
 
 def make_agent(
-    spec: str, rng: np.random.Generator | None = None, num_players: int | None = None
+    spec: str,
+    rng: np.random.Generator | None = None,
+    num_players: int | None = None,
+    game: GameRef = None,
 ) -> Policy:
     """Build the agent a spec names; ``rng`` goes to constructors that take one.
 
-    Raises ValueError for an unknown name or option (listing the valid ones) and
-    :class:`AgentUnavailableError` when the agent's module cannot be imported. With
-    ``num_players``, also checks that the agent can play at that table (:func:`check_fit`).
+    ``game`` (a Game or a registered name) picks the names: the game's own bots shadow the
+    generic ones (:func:`agents_for`); constructors that take ``game`` get the Game object.
+    Without it, Airships' names, as always. Raises ValueError for an unknown name or option
+    (listing the valid ones) and :class:`AgentUnavailableError` when the agent's module cannot
+    be imported. With ``num_players``, also checks that the agent can play at that table
+    (:func:`check_fit`).
     """
-    name, options = parse_spec(spec)
-    cls = agent_class(name)
+    name, options = parse_spec(spec, game)
+    cls = agent_class(name, game)
     valid, open_ended = agent_options(cls)
     unknown = [key for key in options if key not in valid]
     if unknown and not open_ended:
@@ -232,8 +258,11 @@ def make_agent(
             f"{name!r} takes: {', '.join(valid) or 'no options'}"
         )
     _check_option_types(spec, cls, options)
-    if "rng" in inspect.signature(cls).parameters and rng is not None:
+    parameters = inspect.signature(cls).parameters
+    if "rng" in parameters and rng is not None:
         options["rng"] = rng
+    if "game" in parameters and game is not None:
+        options["game"] = resolve_game(game)
     try:
         agent = cls(**options)
     except (TypeError, ValueError) as exc:

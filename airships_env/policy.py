@@ -1,50 +1,78 @@
 """The one protocol every agent follows, and what an acting player is given.
 
 An agent is given a :class:`Decision`: the seat to act, the legal actions and their mask, the
-observation vector of that seat, and a read-only public view of the game (a
-:class:`~airships_env.engine.GameState` whose hidden cards are canonical and which has no random
-generator, see :func:`~airships_env.engine.public_view`). Nothing in a Decision depends on the
-hidden deck or stack order, so no agent can learn it. An agent returns an action index, and
-draws any randomness from the generator it is given in :meth:`Policy.reset` (never the game's).
+observation vector of that seat, and a read-only view of the game as that seat sees it
+(``state.view(seat)`` of the game protocol: hidden parts canonical, no random generator). For
+Airships the view is a :class:`~airships_env.engine.GameState` public view (see
+:func:`~airships_env.engine.public_view`). Nothing in a Decision depends on what the seat
+cannot see, so no agent can learn it. An agent returns an action index, and draws any
+randomness from the generator it is given in :meth:`Policy.reset` (never the game's).
+
+A Decision knows its game (:attr:`Decision.game`, a :class:`~airships_env.protocol.Game`);
+without one it is an Airships decision, as it always was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from airships_env.engine import NUM_ACTIONS, GameState, public_view
-from airships_env.engine.dice import uniform_below
+from airships_env.chance import uniform_below
 
 if TYPE_CHECKING:
+    from airships_env.engine import GameState
     from airships_env.native import NativeGame
+    from airships_env.protocol import Game
+
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
 
 
 class Decision:
     """What the acting player may see; the view and the observation are built on first use."""
 
-    __slots__ = ("_observation", "_observe", "_view", "_viewer", "legal_actions", "seat")
+    __slots__ = (
+        "_observation",
+        "_observe",
+        "_view",
+        "_viewer",
+        "game",
+        "legal_actions",
+        "seat",
+    )
 
     def __init__(
         self,
-        view: GameState | Callable[[], GameState],
+        view: Any,
         seat: int,
         legal_actions: tuple[int, ...],
         observe: Callable[[], np.ndarray] | None = None,
+        game: Game | None = None,
     ):
-        self._view: GameState | None = None if callable(view) else view
-        self._viewer = view if callable(view) else None
+        self._view: Any = None if callable(view) else view
+        self._viewer: Callable[[], Any] | None = view if callable(view) else None
         self.seat = seat
         self.legal_actions = legal_actions
         self._observe = observe
         self._observation: np.ndarray | None = None
+        #: The game being played (None: Airships, whose Decisions predate the protocol).
+        self.game = game
 
     @classmethod
     def from_state(cls, state: GameState) -> Decision:
-        """The decision facing the player to act in ``state`` (hidden cards stripped)."""
+        """The decision facing the player to act in an Airships ``state`` (hidden cards
+        stripped)."""
+        from airships_env.engine import public_view
+
         return cls(public_view(state), state.current_player, tuple(state.legal_actions()))
+
+    @classmethod
+    def for_game(cls, game: Game, state: Any) -> Decision:
+        """The decision facing the player to act in ``state``, a state of any ``game``: its
+        view (``state.view(seat)``) is taken now, its observation made on first use."""
+        seat = state.current_player
+        return cls(state.view(seat), seat, tuple(state.legal_actions()), game=game)
 
     @classmethod
     def from_native(cls, game: NativeGame) -> Decision:
@@ -59,8 +87,9 @@ class Decision:
         )
 
     @property
-    def view(self) -> GameState:
-        """A public view of the game (docs/RULES.md V1): hidden cards canonical, no generator."""
+    def view(self) -> Any:
+        """The game as the seat sees it: hidden parts canonical, no generator (Airships: the
+        public view, docs/RULES.md V1, a GameState)."""
         if self._view is None:
             assert self._viewer is not None
             self._view = self._viewer()
@@ -68,10 +97,13 @@ class Decision:
 
     @property
     def observation(self) -> np.ndarray:
-        """The seat's float32 observation vector (see :mod:`airships_env.observation`)."""
+        """The seat's float32 observation vector (the game's ``observe``; Airships: see
+        :mod:`airships_env.observation`)."""
         if self._observation is None:
             if self._observe is not None:
                 self._observation = self._observe()
+            elif self.game is not None:
+                self._observation = self.game.observe(self.view, self.seat)
             else:
                 from airships_env.observation import encode_observation
 
@@ -79,9 +111,18 @@ class Decision:
         return self._observation.copy()
 
     @property
+    def num_actions(self) -> int:
+        """The size of the game's action table."""
+        if self.game is not None:
+            return self.game.num_actions
+        from airships_env.engine import NUM_ACTIONS
+
+        return NUM_ACTIONS
+
+    @property
     def action_mask(self) -> np.ndarray:
         """int8 mask over the action table, 1 for legal actions."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         mask[list(self.legal_actions)] = 1
         return mask
 
@@ -116,3 +157,30 @@ class RandomPolicy:
         """A uniformly random legal action."""
         legal = decision.legal_actions
         return legal[uniform_below(self.rng, len(legal))]
+
+
+class CallablePolicy:
+    """A Policy around a plain function ``f(observation, action_mask) -> action``."""
+
+    def __init__(self, function: ObservationPolicy, name: str | None = None):
+        self.function = function
+        self.name = name if name is not None else getattr(function, "__name__", "callable")
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Nothing to reset: the function keeps its own state, if any."""
+
+    def act(self, decision: Decision) -> int:
+        """The function's choice on the decision's observation and mask."""
+        return int(self.function(decision.observation, decision.action_mask))
+
+
+def as_policy(opponent: Policy | ObservationPolicy) -> Policy:
+    """A Policy as is; a callable ``f(observation, action_mask)`` wrapped in CallablePolicy."""
+    if isinstance(opponent, Policy):
+        return opponent
+    if callable(opponent):
+        return CallablePolicy(opponent)
+    raise TypeError(
+        f"an opponent must be a Policy (reset/act) or a callable "
+        f"f(observation, action_mask) -> int, got {opponent!r}"
+    )

@@ -33,7 +33,51 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["ActionRecord", "Game", "GameState", "Outcome", "Presenter", "ranks_from"]
+__all__ = [
+    "ActionRecord",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "Outcome",
+    "Presenter",
+    "as_action_index",
+    "ranks_from",
+]
+
+
+def as_action_index(action: object) -> int | None:
+    """The Python int an integer-like action stands for, or None when it is not one.
+
+    Integer-like is what gymnasium's ``Discrete`` space accepts: a Python int (not a bool:
+    ``Discrete.contains(True)`` holds, but a bool as an action is a bug, refused here), a
+    numpy integer (``np.int64(12)``) or a 0-d integer array (``np.array(12)``, what
+    sb3-contrib's ``MaskablePPO.predict`` returns for one observation). Every caller that takes
+    an action from outside (the engine, the native core's binding, the environments, the arena)
+    converts through this one function; the range is checked by the caller.
+    """
+    if isinstance(action, bool | np.bool_):
+        return None
+    if isinstance(action, int):
+        return int(action)
+    if isinstance(action, np.integer):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return None
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (python-chess's IllegalMoveError);
+    every game raises this one class. ``phase``: the game's name for the situation, or ''."""
+
+    def __init__(self, action: object, phase: str, legal: list[int], names: list[str], why: str):
+        self.action = action
+        self.phase = phase
+        self.legal = list(legal)
+        self.why = why
+        listed = ", ".join(f"{a} ({n})" for a, n in zip(legal, names, strict=True))
+        where = f" in phase '{phase}'" if phase else ""
+        super().__init__(f"illegal action {action!r}{where}: {why}. Legal actions: {listed}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +165,11 @@ class GameState(Protocol):
 
 @runtime_checkable
 class Presenter(Protocol):
-    """How a game is shown to people: one line per record, a terminal table, a picture, SVG."""
+    """How a game is shown to people: one line per record, a terminal table, a picture, SVG.
+
+    ``view`` is a seat's view, or a true state with ``seat`` None (a spectator, the envs'
+    ``render``): then the presenter draws only what every seat may see.
+    """
 
     def record_text(self, record: Any, state: Any) -> str:
         """One line describing ``record`` (``state``: the game after it) for logs and replays."""
@@ -142,7 +190,16 @@ class Presenter(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
-    """The static facts and factories of one game (OpenSpiel's GameType, pgx's Env)."""
+    """The static facts and factories of one game (OpenSpiel's GameType, pgx's Env).
+
+    Optional members, looked up with ``getattr`` by the generic layers: ``score_scale`` (float:
+    ``reward="score"`` is the score margin divided by it; default 1), ``observation_bounds(
+    num_players) -> (low, high)`` (the observation's bounds; default unbounded),
+    ``rollout_action(state, rng) -> int`` (the generic search's rollout policy; default
+    uniform), ``leak_pair(num_players, seed, seat) -> (state_a, state_b)`` (two states that differ
+    only in what ``seat`` cannot see, for the conformance suite's leak test; default
+    ``state.determinize`` of one view with two generators).
+    """
 
     name: str  # registry name: "airships", "clockwork", ...
     title: str  # for people: "Airships", "Escape from Clockwork City"

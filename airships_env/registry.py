@@ -34,6 +34,7 @@ __all__ = [
     "pettingzoo_name",
     "register",
     "register_gym_ids",
+    "resolve_game",
 ]
 
 #: Registered games: name -> ``"module:ATTR"`` of its Game object. A new game adds one line.
@@ -87,6 +88,15 @@ def get_game(name: str) -> Game:
     if game.name != name:
         raise ValueError(f"game {name!r}: {target} calls itself {game.name!r}")
     _LOADED[name] = game
+    return game
+
+
+def resolve_game(game: Game | str) -> Game:
+    """A Game object as is, or the registered game of that name."""
+    if isinstance(game, str):
+        return get_game(game)
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a registered name or a Game object, got {game!r}")
     return game
 
 

@@ -33,7 +33,7 @@ works with ``SubprocVecEnv`` and ``copy.deepcopy``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -44,38 +44,18 @@ from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
 from airships_env.engine.game import check_seed
 from airships_env.native import NativeGame
-from airships_env.policy import Decision, Policy, RandomPolicy
+from airships_env.policy import (
+    CallablePolicy,
+    Decision,
+    ObservationPolicy,
+    Policy,
+    RandomPolicy,
+    as_policy,
+)
 
 ENV_ID = "Airships-v1"
 
-ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
-
-
-class CallablePolicy:
-    """A Policy around a plain function ``f(observation, action_mask) -> action``."""
-
-    def __init__(self, function: ObservationPolicy, name: str | None = None):
-        self.function = function
-        self.name = name if name is not None else getattr(function, "__name__", "callable")
-
-    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Nothing to reset: the function keeps its own state, if any."""
-
-    def act(self, decision: Decision) -> int:
-        """The function's choice on the decision's observation and mask."""
-        return int(self.function(decision.observation, decision.action_mask))
-
-
-def as_policy(opponent: Policy | ObservationPolicy) -> Policy:
-    """A Policy as is; a callable ``f(observation, action_mask)`` wrapped in CallablePolicy."""
-    if isinstance(opponent, Policy):
-        return opponent
-    if callable(opponent):
-        return CallablePolicy(opponent)
-    raise TypeError(
-        f"an opponent must be a Policy (reset/act) or a callable "
-        f"f(observation, action_mask) -> int, got {opponent!r}"
-    )
+__all__ = ["ENV_ID", "AirshipsSingleAgentEnv", "CallablePolicy", "ObservationPolicy", "as_policy"]
 
 
 class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):

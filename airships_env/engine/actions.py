@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from airships_env.engine.cards import DEPARTMENTS
+from airships_env.protocol import as_action_index as as_action_index  # re-exported
 
 SLOTS_PER_ROW = 3
 BOARD_SLOTS = len(DEPARTMENTS) * SLOTS_PER_ROW  # 18
@@ -68,27 +67,6 @@ class Attempt:
     def exchange(self) -> bool:
         """Whether the Materials exchange is made (T3)."""
         return self.variant != NO_EXCHANGE
-
-
-def as_action_index(action: object) -> int | None:
-    """The Python int an integer-like action stands for, or None when it is not one.
-
-    Integer-like is what gymnasium's ``Discrete`` space accepts: a Python int (not a bool:
-    ``Discrete.contains(True)`` holds, but a bool as an action is a bug, refused here), a
-    numpy integer (``np.int64(12)``) or a 0-d integer array (``np.array(12)``, what
-    sb3-contrib's ``MaskablePPO.predict`` returns for one observation). Every caller that takes
-    an action from outside (the engine, the native core's binding, the environments, the arena)
-    converts through this one function; the range is checked by the caller.
-    """
-    if isinstance(action, bool | np.bool_):
-        return None
-    if isinstance(action, int):
-        return int(action)
-    if isinstance(action, np.integer):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    return None
 
 
 def attempt_action(target: int, variant: int = NO_EXCHANGE) -> int:

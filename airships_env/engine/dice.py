@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from airships_env.chance import uniform_below as uniform_below  # re-exported
 from airships_env.engine.cards import BLACK, COLOURS, RED, WHITE
 
 FACES: tuple[tuple[int, ...], ...] = (
@@ -29,7 +30,6 @@ FACES: tuple[tuple[int, ...], ...] = (
     (4, 4, 6, 6, 8, 8),  # black
 )
 MAX_ROLLED_PER_COLOUR = 3
-_MASK64 = (1 << 64) - 1
 
 # One colour's part of an attempt: (colour, dice rolled, dice kept, fixed values sorted high first)
 ColourShape = tuple[int, int, int, tuple[int, ...]]
@@ -164,22 +164,6 @@ def _compute_odds(shape: AttemptShape, needed: int, has_chip: bool) -> AttemptOd
         with_chip / denominator,
         (at_least, chip_count, with_chip, denominator),
     )
-
-
-def uniform_below(rng: np.random.Generator, bound: int) -> int:
-    """An exactly uniform integer in [0, bound) from the generator's raw 64-bit output.
-
-    Rejection sampling on ``random_raw`` is about six times faster than ``rng.integers`` for a
-    scalar, and exact (no float rounding). Deterministic for a given generator state.
-    """
-    if bound <= 1:
-        return 0
-    draw = rng.bit_generator.random_raw
-    limit = ((_MASK64 + 1) // bound) * bound
-    value: int = draw()
-    while value >= limit:
-        value = draw()
-    return value % bound
 
 
 def shuffle(rng: np.random.Generator, items: list[int]) -> list[int]:
