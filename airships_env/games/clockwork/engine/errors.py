@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
+from airships_env.protocol import IllegalActionError
 
-class IllegalActionError(ValueError):
-    """An action that is not legal now; names the action, the phase and the legal actions."""
-
-    def __init__(self, action: object, phase: str, legal: list[int], names: list[str], why: str):
-        self.action = action
-        self.phase = phase
-        self.legal = list(legal)
-        self.why = why
-        listed = ", ".join(f"{a} ({n})" for a, n in zip(legal, names, strict=True))
-        super().__init__(
-            f"illegal action {action!r} in phase '{phase}': {why}. Legal actions: {listed}"
-        )
+__all__ = ["ClockworkDataError", "IllegalActionError", "LogError"]
 
 
 class ClockworkDataError(ValueError):
