@@ -14,7 +14,6 @@ from airships_env.games.clockwork.engine import (
 )
 from airships_env.games.clockwork.engine.chance import roll_two, shuffle, uniform_below
 from airships_env.games.clockwork.engine.data import NUM_TYPES, default_data
-from airships_env.games.clockwork.engine.rules import _settle
 from tests.clockwork.helpers import T, act, cards, names, piles_with, table
 
 SEVEN = cards("FM1", "FM2", "FM3", "CB1", "CB2", "AS", "SCRAP")
@@ -175,7 +174,7 @@ def test_M2_two_pawns_per_field_the_towers_excepted() -> None:
     state = table(4, hands=[SEVEN] * 4, pawns=[7, 0, 0, 0], piles=piles_with())
     act(state, "roll", (3, 4))
     assert "move ccw 7" in names(state)  # the Towers hold any number
-    with pytest.raises(IllegalActionError, match="move cw 8|not among"):
+    with pytest.raises(IllegalActionError, match=r"not among the legal actions"):
         state2 = table(4, hands=[SEVEN] * 4, pawns=[0, 8, 8, 0], piles=piles_with())
         act(state2, "roll", (3, 5))
         act(state2, "move cw 8")
