@@ -91,23 +91,22 @@ def determinize(state: State, rng: np.random.Generator) -> State:
     dealt = seen.clone()
     cards = shuffle(rng, _expand(_hidden_pool(seen, seat)))
     _deal(dealt, seat, cards)
-    if dealt.challenge[0] >= 0 and dealt.challenge[2] < 0:
-        _guess_named(dealt, rng)
+    if dealt.phase == RESPOND and dealt.challenge[2] < 0:
+        _guess_named(dealt, rng)  # the only phase whose rules read the named type
     dealt.view_seat = -1
     dealt.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63))))
     return dealt
 
 
 def _guess_named(state: State, rng: np.random.Generator) -> None:
-    """A challenge between two others: a type the challenger could have named (and, while the
-    opponent chooses its answer, one it holds beside a SCRAP)."""
+    """A challenge between two others, the opponent choosing its answer: a type the challenger
+    could have named and the opponent holds."""
     from airships_env.games.clockwork.engine.rules import nameable_types
 
     challenger, opponent = state.challenge[0], state.challenge[1]
     candidates = nameable_types(state, challenger)
-    if state.phase == RESPOND:
-        held = [t for t in range(SCRAP) if state.hands[opponent][t] > 0]
-        candidates = [t for t in candidates if t in held] or held
-        if state.hands[opponent][SCRAP] == 0 or not candidates:
-            return
+    held = [t for t in range(SCRAP) if state.hands[opponent][t] > 0]
+    candidates = [t for t in candidates if t in held] or held
+    if not candidates:
+        return
     state.challenge[2] = candidates[uniform_below(rng, len(candidates))]
