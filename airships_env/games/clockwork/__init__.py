@@ -101,8 +101,8 @@ class ClockworkGame:
         """The game's agents: spec name -> 'module:Class'."""
         return {
             "random": "airships_env.policy:RandomPolicy",
-            "greedy": "agents.games.clockwork.bots:GreedyBot",
-            "heuristic": "agents.games.clockwork.bots:HeuristicBot",
+            "greedy": "agents.bots.clockwork:GreedyBot",
+            "heuristic": "agents.bots.clockwork:HeuristicBot",
         }
 
     def presenter(self) -> ClockworkPresenter:
