@@ -24,8 +24,15 @@ from airships_env.policy import Decision, Policy, RandomPolicy
 
 
 def make(name: str, rng: np.random.Generator) -> Policy:
-    """A Clockwork agent by name."""
+    """A Clockwork agent by name: random, greedy, heuristic, ismcts:SIMS, mcts:SIMS."""
     from agents.bots.clockwork import GreedyBot, HeuristicBot
+
+    if name.split(":")[0] in ("ismcts", "mcts"):
+        from agents.bots.generic_ismcts import GenericISMCTSAgent, GenericMCTSAgent
+
+        kind, _, sims = name.partition(":")
+        search = GenericISMCTSAgent if kind == "ismcts" else GenericMCTSAgent
+        return search(sims=int(sims or 200), seed=int(rng.integers(2**31)))  # type: ignore[no-any-return]
 
     table: dict[str, Any] = {"random": RandomPolicy, "greedy": GreedyBot, "heuristic": HeuristicBot}
     if name not in table:
