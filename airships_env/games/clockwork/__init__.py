@@ -28,6 +28,7 @@ from airships_env.games.clockwork.observation import (
     observation_layout,
     observation_size,
 )
+from airships_env.games.clockwork.rollout import rollout_action
 from airships_env.games.clockwork.text import ClockworkPresenter
 
 __all__ = ["GAME", "ClockworkGame", "env", "raw_env"]
@@ -96,6 +97,10 @@ class ClockworkGame:
     def observation_bounds(self, num_players: int) -> tuple[float, float]:
         """Every observation value lies in [0, 16] (counts are scaled, see :mod:`.observation`)."""
         return 0.0, 16.0
+
+    def rollout_action(self, state: Any, rng: np.random.Generator) -> int:
+        """The generic search's rollout policy (see :mod:`.rollout`)."""
+        return rollout_action(state, rng)
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
