@@ -24,7 +24,8 @@ from airships_env.policy import Decision, Policy, RandomPolicy
 
 
 def make(name: str, rng: np.random.Generator) -> Policy:
-    """A Clockwork agent by name: random, greedy, heuristic, ismcts:SIMS, mcts:SIMS."""
+    """A Clockwork agent by name: random, greedy, heuristic[:THRESHOLD], cheater, ismcts:SIMS,
+    mcts:SIMS."""
     from agents.bots.clockwork import GreedyBot, HeuristicBot
 
     if name.split(":")[0] in ("ismcts", "mcts"):
@@ -34,11 +35,47 @@ def make(name: str, rng: np.random.Generator) -> Policy:
         search = GenericISMCTSAgent if kind == "ismcts" else GenericMCTSAgent
         return search(sims=int(sims or 200), seed=int(rng.integers(2**31)))  # type: ignore[no-any-return]
 
-    table: dict[str, Any] = {"random": RandomPolicy, "greedy": GreedyBot, "heuristic": HeuristicBot}
+    table: dict[str, Any] = {
+        "random": RandomPolicy,
+        "greedy": GreedyBot,
+        "heuristic": HeuristicBot,
+        "cheater": Cheater,
+    }
+    name, _, option = name.partition(":")
     if name not in table:
         raise SystemExit(f"unknown agent {name!r}; choose from {sorted(table)}")
-    agent: Policy = table[name](rng=rng)
-    return agent
+    if option:  # heuristic:0.4 = the heuristic's challenge threshold
+        agent: Policy = table[name](rng=rng, threshold=float(option))
+        return agent
+    agent = table[name](rng=rng)
+    return agent  # "cheater": the perfect-information ceiling (script only, never a bot)
+
+
+class Cheater:
+    """The ceiling: the heuristic given every other hand (its knowledge row is the truth)."""
+
+    name = "cheater"
+
+    def __init__(self, rng: np.random.Generator):
+        from agents.bots.clockwork import HeuristicBot
+
+        self.bot = HeuristicBot(rng=rng)
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Pass the seat on."""
+        self.bot.reset(seat, num_players, rng)
+
+    def act_on(self, state: Any) -> int:
+        """Decide on the true state: the seat's knowledge of every hand is exact."""
+        seat = state.current_player
+        seen = state.clone()
+        seen.known[seat] = [list(hand) for hand in state.hands]
+        seen.rng = None
+        return self.bot.act(Decision(seen, seat, tuple(state.legal_actions()), game=GAME))
+
+    def act(self, decision: Decision) -> int:
+        """Only :meth:`act_on` is used (the script hands it the true state)."""
+        raise RuntimeError("the cheater needs the true state")
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,8 +96,12 @@ def play(seats: list[Policy], seed: int) -> int:
     for seat, agent in enumerate(seats):
         agent.reset(seat, len(seats), np.random.default_rng([seed, seat]))
     while not state.is_terminal():
+        agent = seats[state.current_player]
+        if isinstance(agent, Cheater):
+            state.apply_action(agent.act_on(state))
+            continue
         decision = Decision.for_game(GAME, state)
-        state.apply_action(seats[state.current_player].act(decision))
+        state.apply_action(agent.act(decision))
     return int(state.winner)
 
 

@@ -270,7 +270,7 @@ class HeuristicBot(_ClockworkBot):
 
     name = "heuristic"
 
-    def __init__(self, rng: np.random.Generator | None = None, threshold: float = 0.5):
+    def __init__(self, rng: np.random.Generator | None = None, threshold: float = 0.3):
         super().__init__(rng)
         self.threshold = threshold
 
