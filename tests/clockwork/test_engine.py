@@ -75,17 +75,17 @@ def play(state: State, rng: np.random.Generator, check: bool = True) -> list[Act
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_invariants_over_thousands_of_short_games(num_players: int) -> None:
     for seed in range(1000):
-        state = new_game(num_players, seed, options=RulesOptions(max_turns=6))
+        state = new_game(num_players, seed, options=RulesOptions(max_turns=4))
         check_invariants(state)
         play(state, np.random.default_rng(seed))
         assert state.is_terminal() and state.outcome() is not None
-        assert state.turn <= 6 * num_players
+        assert state.turn <= 4 * num_players
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_invariants_over_full_games(num_players: int) -> None:
     endgames = 0
-    for seed in range(40):
+    for seed in range(30):
         state = new_game(num_players, 10_000 + seed)
         play(state, np.random.default_rng(seed))
         endgames += state.endgame
