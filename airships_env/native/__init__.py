@@ -276,13 +276,14 @@ class NativeGame:
         """The public view (docs/RULES.md V1), as :func:`airships_env.engine.public_view`."""
         return NativeGame(self._game.public_view(), self.cards, self.options)
 
-    def view(self, seat: int) -> NativeGame:
-        """What ``seat`` may see: the public view (as :meth:`GameState.view`)."""
+    def view(self, seat: int) -> GameState:
+        """What ``seat`` may see: the public view as the engine's :class:`GameState`, what
+        Airships' agents read (:meth:`public_view` keeps it in the core)."""
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"a seat is an integer, got {type(seat).__name__}")
         if not 0 <= seat < self.num_players:
             raise ValueError(f"no seat {seat} in a {self.num_players}-player game")
-        return self.public_view()
+        return self.public_view().to_state()
 
     def determinize(self, rng: np.random.Generator) -> NativeGame:
         """Hidden cards re-dealt from ``rng``, as :func:`airships_env.engine.determinize`

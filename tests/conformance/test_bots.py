@@ -1,0 +1,124 @@
+"""Every bot a game can name (its own and the generic ones) plays only legal actions, and no bot
+nor observation can tell apart two states that differ only in what the seat cannot see."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents.registry import AgentUnavailableError, agent_class, agents_for, make_agent
+from airships_env.policy import Decision, Policy
+from airships_env.protocol import Game
+from tests.conformance.conftest import CASES, GAME_CASES, Case, random_states
+
+#: Simulations per decision for the search bots (a short search decides as legally as a long).
+SEARCH_SIMS = 8
+#: Decisions each bot makes per test game.
+DECISIONS = 12
+
+BOTS = [(case, name) for case in GAME_CASES for name in agents_for(case.game)]
+#: Every bot on every backend (a bot reads the view, whichever core holds the game).
+BOTS_EVERY_BACKEND = [(case, name) for case in CASES for name in agents_for(case.game)]
+
+
+def fast_spec(name: str, game: Game) -> str:
+    """The bot's spec, with a small search budget where it takes one."""
+    parameters = inspect.signature(agent_class(name, game)).parameters
+    return f"{name}:sims={SEARCH_SIMS}" if "sims" in parameters else name
+
+
+def make_bot(name: str, game: Game, num_players: int) -> Policy:
+    """The bot, or a skip naming why it cannot be made here."""
+    try:
+        return make_agent(fast_spec(name, game), num_players=num_players, game=game)
+    except AgentUnavailableError as exc:
+        pytest.skip(f"{name}: {exc}")
+    except ValueError as exc:
+        if "missing" in str(exc) and "required" in str(exc):
+            pytest.skip(f"{name} needs options to be made (a file): {exc}")
+        raise
+
+
+@pytest.mark.parametrize(
+    ("case", "name"), BOTS_EVERY_BACKEND, ids=[f"{c.id}-{n}" for c, n in BOTS_EVERY_BACKEND]
+)
+def test_every_bot_plays_legal_actions(case: Case, name: str) -> None:
+    game = case.game
+    num_players = min(game.player_counts)
+    bot = make_bot(name, game, num_players)
+    bot.reset(0, num_players, np.random.default_rng(0))
+    others = np.random.default_rng(1)
+    decisions = 0
+    state = game.new_state(num_players, seed=7, backend=case.backend)
+    while not state.is_terminal() and decisions < DECISIONS:
+        legal = state.legal_actions()
+        if state.current_player == 0:
+            action = bot.act(Decision.for_game(game, state))
+            assert action in legal, f"{name} chose {action}, not among {legal}"
+            decisions += 1
+        else:
+            action = legal[int(others.integers(len(legal)))]
+        state.apply_action(action)
+    assert decisions > 0
+
+
+def leak_pairs(case: Case, num_players: int, seed: int) -> list[tuple[int, Any, Any]]:
+    """(seat, state_a, state_b): pairs that differ only in what ``seat`` (the seat to act)
+    cannot see, at every 9th state of a random game: the game's ``leak_pair`` if it has one,
+    else its view determinized with two generators."""
+    game = case.game
+    make_pair = getattr(game, "leak_pair", None)
+    pairs = []
+    for k, state in enumerate(random_states(case, num_players, seed)):
+        if state.is_terminal() or k % 9:
+            continue
+        seat = state.current_player
+        if make_pair is not None:
+            first, second = make_pair(num_players, seed * 1000 + k, seat)
+        else:
+            view = state.view(seat)
+            first = view.determinize(np.random.default_rng(2 * k))
+            second = view.determinize(np.random.default_rng(2 * k + 1))
+        pairs.append((seat, first, second))
+    return pairs
+
+
+@pytest.fixture(params=GAME_CASES, ids=[c.game.name for c in GAME_CASES], scope="module")
+def pairs(request: pytest.FixtureRequest) -> tuple[Case, list[tuple[int, Any, Any]]]:
+    """Leak pairs of each game at its largest table."""
+    case: Case = request.param
+    return case, leak_pairs(case, max(case.game.player_counts), seed=8)
+
+
+def test_a_leak_pair_really_differs_and_the_seat_sees_the_same(
+    pairs: tuple[Case, list[tuple[int, Any, Any]]],
+) -> None:
+    case, found = pairs
+    game = case.game
+    assert found
+    assert any(a.to_dict() != b.to_dict() for _, a, b in found), "no pair differs: vacuous"
+    for seat, first, second in found:
+        assert first.current_player == second.current_player == seat
+        assert first.legal_actions() == second.legal_actions()
+        assert first.view(seat).to_dict() == second.view(seat).to_dict()
+        np.testing.assert_array_equal(
+            game.observe(first.view(seat), seat), game.observe(second.view(seat), seat)
+        )
+        # A true state given to observe leaks nothing either.
+        np.testing.assert_array_equal(game.observe(first, seat), game.observe(second, seat))
+
+
+@pytest.mark.parametrize(("case", "name"), BOTS, ids=[f"{c.game.name}-{n}" for c, n in BOTS])
+def test_no_bot_decision_depends_on_what_the_seat_cannot_see(case: Case, name: str) -> None:
+    game = case.game
+    num_players = max(game.player_counts)
+    bot = make_bot(name, game, num_players)
+    for index, (seat, first, second) in enumerate(leak_pairs(case, num_players, seed=9)[:4]):
+        choices = []
+        for state in (first, second):
+            bot.reset(seat, num_players, np.random.default_rng(index))
+            choices.append(bot.act(Decision.for_game(game, state)))
+        assert choices[0] == choices[1], f"{name} decides differently at pair {index}"
