@@ -76,7 +76,7 @@ def main() -> None:
                 name = f"{num_players}p_endgame"
             if name is None:
                 continue
-            header = {"game": "clockwork", "players": num_players, "seed": seed,
+            header: dict[str, Any] = {"game": "clockwork", "players": num_players, "seed": seed,
                       "options": {}, "agents": ["heuristic", "greedy"], "features": sorted(shown)}  # fmt: skip
             lines = [json.dumps(header)] + [json.dumps(r.to_dict()) for r in records]
             (OUT / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -54,7 +54,7 @@ FIELD_CAPACITY = 2  # M2
 SHOWN_TYPES = frozenset(range(AS + 1))  # FM, CB and AS are named by showing a card (C1, R1)
 
 
-class ViewError(RuntimeError):
+class ViewError(ValueError):
     """A view (or a finished game) was asked to advance."""
 
 
@@ -576,9 +576,12 @@ def outcome(state: State) -> Outcome | None:
 
 
 def replay_action(state: State, record: ActionRecord) -> ActionRecord:
-    """Apply ``record``'s action with its recorded dice; a LogError if the result differs."""
+    """Apply ``record``'s action; a LogError if the result differs. A state with a generator
+    rolls from it (so a replayed game continues exactly like the original, N4); one without
+    takes the recorded dice."""
+    forced = record.dice if state.rng is None else None
     try:
-        again = apply_action(state, record.action, dice=record.dice)
+        again = apply_action(state, record.action, dice=forced)
     except (IllegalActionError, ValueError) as exc:
         raise LogError(
             f"record of step {record.step} ({record.name}) does not replay: {exc}"
