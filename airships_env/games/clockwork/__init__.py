@@ -79,7 +79,8 @@ class ClockworkGame:
         return ActionRecord.from_dict(data)
 
     def replay_action(self, state: Any, record: Any) -> ActionRecord:
-        """Apply ``record``'s action with its recorded dice; the new record (equal, or LogError)."""
+        """Apply ``record``'s action (rolling from the state's generator, or the recorded dice
+        without one); the new record, equal to ``record`` or a LogError."""
         return replay_action(state, record)
 
     def observation_layout(self, num_players: int) -> list[tuple[str, int]]:
