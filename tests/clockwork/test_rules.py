@@ -578,3 +578,13 @@ def test_illegal_action_names_the_action_and_the_legal_ones() -> None:
     assert isinstance(info.value, ValueError)
     with pytest.raises(IllegalActionError):
         state.apply_action(True)  # type: ignore[arg-type]
+
+
+def test_K3_determinization_keeps_the_known_cards_in_their_hand() -> None:
+    state = challenge([cards("FM1", "CB2"), cards("CB2", "FM3", "AS", "AS")])
+    act(state, "demand CB2")  # seat 1 now knows seat 0 holds two CB2
+    view = state.view(1)
+    for draw in range(20):
+        world = view.determinize(np.random.default_rng(draw))
+        assert world.hands[0][T["CB2"]] >= 2
+        assert world.hands[1] == state.hands[1]
