@@ -120,24 +120,29 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
             white[base + NUM_SCRAPYARDS + 1] = 1.0
         towers[2 * k] = ((track.towers - field) % track.length) / track.length
         towers[2 * k + 1] = ((field - track.towers) % track.length) / track.length
-    ahead = piece(2 * MAX_MOVE * 3)
+    ahead = piece(2 * MAX_MOVE * 3).reshape(2 * MAX_MOVE, 3)
     position = state.pawns[seat]
+    pawns_on = [0] * track.length
+    for field in state.pawns:
+        pawns_on[field] += 1
+    opponents_on = set(state.pawns[o] for o in seats[1:])
+    white_fields = {track.towers, *track.scrapyards}
     for d, direction in enumerate((1, -1)):
         for steps in range(1, MAX_MOVE + 1):
             field = (position + direction * steps) % track.length
-            base = (d * MAX_MOVE + steps - 1) * 3
-            ahead[base] = float(track.is_white(field))
-            ahead[base + 1] = float(field != track.towers and state.pawns.count(field) >= 2)
-            ahead[base + 2] = float(any(state.pawns[o] == field for o in seats[1:]))
+            row = ahead[d * MAX_MOVE + steps - 1]
+            row[0] = field in white_fields
+            row[1] = field != track.towers and pawns_on[field] >= 2
+            row[2] = field in opponents_on
     piles = piece(NUM_SCRAPYARDS)
     for k, pile in enumerate(state.piles):
         piles[k] = len(pile) / 10.0
     piece(1)[0] = state.removed_scrap / 6.0
     places = piece(NUM_PLACES * (NUM_TYPES + 1))
-    recall = state.options.discard_recall == "perfect"
-    for p, card in enumerate(state.places):
-        if card >= 0:
-            places[p * (NUM_TYPES + 1) + (card if recall else NUM_TYPES)] = 1.0
+    cards = np.asarray(state.places)
+    occupied = np.flatnonzero(cards >= 0)
+    columns = cards[occupied] if state.options.discard_recall == "perfect" else NUM_TYPES
+    places[occupied * (NUM_TYPES + 1) + columns] = 1.0
     challenge = piece(3 + NUM_TYPES)
     challenger, opponent, named, stage = state.challenge
     if challenger >= 0:
