@@ -50,6 +50,7 @@ def check_invariants(state: State) -> None:
     assert where == list(counts), (where, counts)
     for seat in range(n):
         over = state.phase_name in (PHASE_DISCARD, PHASE_GIVE_BACK) and seat == state.actor
+        over = over or seat == state.winner  # W2 comes before H1: a win with an eighth card
         assert state.hand_size(seat) <= (8 if over else 7)
     towers = state.data.track.towers
     for field in set(state.pawns):

@@ -588,3 +588,12 @@ def test_K3_determinization_keeps_the_known_cards_in_their_hand() -> None:
         world = view.determinize(np.random.default_rng(draw))
         assert world.hands[0][T["CB2"]] >= 2
         assert world.hands[1] == state.hands[1]
+
+
+def test_W2_a_win_with_an_eighth_card_comes_before_the_discard() -> None:
+    hand = cards("AS", "AS", "AS", "AS", "AS", "POWER", "FM1")
+    state = table(hands=[hand, SEVEN], pawns=[5, 20], piles=piles_with("AS"))
+    act(state, "roll", (1, 1))
+    act(state, "move cw 2")
+    record = act(state, "draw")
+    assert record.winner == 0 and state.is_terminal() and state.hand_size(0) == 8
