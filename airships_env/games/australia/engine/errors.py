@@ -15,5 +15,5 @@ class LogError(ValueError):
     """A game log or saved state that cannot be read or does not replay; names the entry."""
 
 
-class ViewError(RuntimeError):
-    """A view (or a finished game) was asked to advance."""
+class ViewError(ValueError):
+    """A view was asked to advance (determinize it first)."""

@@ -273,11 +273,11 @@ def apply_action(state: State, action: int) -> ActionRecord:
     """Apply a legal action for the seat to act and return its record."""
     if state.view_seat >= 0:
         raise ViewError(f"a view (of seat {state.view_seat}) cannot advance; determinize it")
-    if state.phase == OVER:
-        raise ViewError("the game is over")
     legal = legal_actions(state)
     if isinstance(action, bool) or not isinstance(action, int | np.integer) or action not in legal:
         why = "not an action index" if not isinstance(action, int | np.integer) else "not legal now"
+        if state.phase == OVER:
+            why = "the game is over"
         raise IllegalActionError(
             action, PHASE_NAMES[state.phase], legal, [A.ACTION_NAMES[a] for a in legal], why
         )
