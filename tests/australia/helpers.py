@@ -15,6 +15,7 @@ from airships_env.games.australia.engine import (
     default_data,
     new_game,
 )
+from airships_env.games.australia.engine.actions import kind_uniform_choice
 from airships_env.games.australia.engine.data import BACKS, COLOURS, NUM_COLOURS
 from airships_env.games.australia.engine.state import ACTION
 
@@ -71,8 +72,4 @@ def face_up(state: State, region: str, value: int) -> None:
 def random_kind_action(legal: list[int], rng: np.random.Generator) -> int:
     """A random action, the kind ('fly', 'play', 'place', ...) uniform first: random games
     that play their cards and end by E1."""
-    kinds: dict[str, list[int]] = {}
-    for a in legal:
-        kinds.setdefault(ACTION_NAMES[a].split()[0], []).append(a)
-    chosen = sorted(kinds)[int(rng.integers(len(kinds)))]
-    return kinds[chosen][int(rng.integers(len(kinds[chosen])))]
+    return kind_uniform_choice(legal, lambda k: int(rng.integers(k)))

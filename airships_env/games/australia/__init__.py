@@ -24,6 +24,8 @@ from airships_env.games.australia.engine import (
     replay_action,
     state_from_dict,
 )
+from airships_env.games.australia.engine.actions import kind_uniform_choice
+from airships_env.games.australia.engine.chance import uniform_below
 from airships_env.games.australia.observation import (
     encode_observation,
     observation_layout,
@@ -102,7 +104,15 @@ class AustraliaGame:
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
-        return {"random": "airships_env.policy:RandomPolicy"}
+        return {
+            "random": "airships_env.policy:RandomPolicy",
+            "greedy": "agents.bots.australia:GreedyBot",
+        }
+
+    def rollout_action(self, state: Any, rng: np.random.Generator) -> int:
+        """The generic search's rollout policy: each kind of action equally likely first
+        (uniform play mostly flies and rarely ends a game by E1)."""
+        return kind_uniform_choice(state.legal_actions(), lambda k: uniform_below(rng, k))
 
     def presenter(self) -> AustraliaPresenter:
         """Record text, the ANSI map, the picture and the SVG map."""

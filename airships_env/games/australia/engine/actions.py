@@ -24,6 +24,8 @@ simple and the full game and every map (24 regions, at most 64 locations; docs/a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from airships_env.games.australia.engine.data import (
     BACKS,
     COLOURS,
@@ -126,6 +128,9 @@ def _build_names() -> tuple[str, ...]:
 
 
 ACTION_NAMES: tuple[str, ...] = _build_names()
+#: The kind of each action, the first word of its name: fly, play, place, no, ranger, stop, draw,
+#: take, done, move, end, windmill.
+ACTION_KINDS: tuple[str, ...] = tuple(name.split()[0] for name in ACTION_NAMES)
 _BY_NAME = {name: index for index, name in enumerate(ACTION_NAMES)}
 
 
@@ -134,6 +139,17 @@ def action_name(action: int) -> str:
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action index {action!r} outside 0..{NUM_ACTIONS - 1}")
     return ACTION_NAMES[action]
+
+
+def kind_uniform_choice(legal: list[int], draw: Callable[[int], int]) -> int:
+    """A random legal action, each kind of action equally likely first, then each action of
+    that kind (``draw(k)``: a uniform integer below k). Uniform play mostly flies (24 of ~30
+    actions) and rarely ends a game by E1; this choice plays cards and ends it (RULES.md E4)."""
+    kinds: dict[str, list[int]] = {}
+    for action in legal:
+        kinds.setdefault(ACTION_KINDS[action], []).append(action)
+    chosen = sorted(kinds)[draw(len(kinds))]
+    return kinds[chosen][draw(len(kinds[chosen]))]
 
 
 def action_from_name(name: str) -> int:

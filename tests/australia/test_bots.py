@@ -1,0 +1,61 @@
+"""The Australia bots: legal play at every table, choices that depend only on the seat's view,
+and greedy taking the score that is there now."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.bots.australia import GreedyBot
+from airships_env.games.australia import GAME
+from airships_env.games.australia.engine import action_from_name
+from airships_env.policy import Decision
+from tests.australia.helpers import LOCATION, REGION, face_up, hand, put, random_kind_action, table
+
+
+@pytest.mark.parametrize(("num_players", "full"), [(2, False), (3, True), (5, False)])
+def test_greedy_plays_legal_games_to_the_end(num_players: int, full: bool) -> None:
+    state = GAME.new_state(num_players, seed=num_players, options={"full_game": full})
+    bot = GreedyBot()
+    bot.reset(0, num_players, np.random.default_rng(1))
+    others = np.random.default_rng(2)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.current_player == 0:
+            action = bot.act(Decision.for_game(GAME, state))
+            assert action in legal
+        else:
+            action = random_kind_action(legal, others)
+        state.apply_action(action)
+    assert state.outcome() is not None
+
+
+def test_greedy_takes_the_project_it_can_complete_now() -> None:
+    state = table(2)
+    face_up(state, "outback", 4)
+    put(state, "camp05", 1, 2)
+    state.hands[0] = hand(("3+1", "red"), ("3+1", "red"))
+    state.plane[0] = REGION["outback"]
+    state.apply_action(action_from_name("play 3+1 red"))
+    bot = GreedyBot()
+    bot.reset(0, 2, np.random.default_rng(0))
+    action = bot.act(Decision.for_game(GAME, state))
+    name = GAME.action_name(action)
+    assert name.startswith("place 2 at location")  # 3 + 2 VP now, more than 2 VP for none
+    assert int(name.split()[-1]) in {LOCATION[c] for c in ("camp02", "camp07", "camp13", "camp21")}
+
+
+def test_greedy_decides_on_what_its_seat_sees_only() -> None:
+    rng = np.random.default_rng(3)
+    state = GAME.new_state(3, seed=3)
+    for _ in range(40):
+        state.apply_action(random_kind_action(state.legal_actions(), rng))
+    seat = state.current_player
+    twin = state.view(seat).determinize(np.random.default_rng(9))
+    assert twin.to_dict() != state.to_dict()
+    choices = []
+    for world in (state, twin):
+        bot = GreedyBot()
+        bot.reset(seat, 3, np.random.default_rng(5))
+        choices.append(bot.act(Decision.for_game(GAME, world)))
+    assert choices[0] == choices[1]
