@@ -184,3 +184,18 @@ def test_the_game_object_is_registered_and_plays() -> None:
     assert all("?" in line.split("hand")[1] for line in spectator.splitlines() if " VP " in line)
     assert presenter.svg(state, None, record).startswith("<svg")
     assert presenter.rgb(state, None, record).shape[2] == 3
+
+
+def test_the_ansi_map_shows_a_drawn_colour_to_its_drawer_only() -> None:
+    state = GAME.new_state(2, seed=8)
+    record = state.apply_action(state.legal_actions()[0])  # seat 0 draws in the setup
+    presenter = GAME.presenter()
+    colour = ("blue", "green", "orange", "grey", "red", "yellow")[record.drawn]
+    assert f"draws 4+0 {colour}" in presenter.record_text(record, state)  # the true log
+    last = [line for line in presenter.ansi(state.view(0), 0, record).splitlines()
+            if line.startswith("last:")]  # fmt: skip
+    assert f"draws 4+0 {colour}" in last[0]
+    for seat, shown in ((1, state.view(1)), (None, state)):
+        last = [line for line in presenter.ansi(shown, seat, record).splitlines()
+                if line.startswith("last:")]  # fmt: skip
+        assert "draws 4+0 ?" in last[0]

@@ -90,13 +90,18 @@ def action_text(data: AustraliaData, action: int) -> str:
     return A.ACTION_NAMES[action]
 
 
-def record_text(record: ActionRecord, state: State) -> str:
-    """One line describing a record for logs and replays (the true log: drawn colours shown)."""
+TRUE_LOG = -1  # record_text's ``seat`` for the true log: every drawn colour shown
+
+
+def record_text(record: ActionRecord, state: State, seat: int | None = TRUE_LOG) -> str:
+    """One line describing a record: for the true log (``seat`` -1, drawn colours shown), or
+    as ``seat`` sees it (None: a spectator), a drawn colour shown to its drawer only (V2)."""
     data = state.data
     words = [f"P{record.player + 1}: {action_text(data, record.action)}"]
     if record.drawn is not None:
         back = record.action - A.DRAW
-        words.append(f"draws {BACKS[back]} {COLOURS[record.drawn]}")
+        shown = seat == TRUE_LOG or seat == record.player
+        words.append(f"draws {BACKS[back]} {COLOURS[record.drawn] if shown else '?'}")
     if record.revealed is not None:
         words.append(f"turns up tile {record.revealed}")
     if record.windmill_to is not None:
@@ -137,7 +142,7 @@ def ansi_map(view: State, seat: int | None, last_record: ActionRecord | None = N
              f"phase {view.phase_name}, P{view.current + 1} to act"
              + (", last round" if view.end_triggered else "")]  # fmt: skip
     if last_record is not None:
-        lines.append("last: " + record_text(last_record, view))
+        lines.append("last: " + record_text(last_record, view, seat))
     width = max(r.x for r in data.regions) + 1
     height = max(r.y for r in data.regions) + 1
     grid = [["      "] * width for _ in range(height)]
