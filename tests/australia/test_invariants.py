@@ -1,6 +1,6 @@
 """Invariants over seeded random games per player count, the simple and the full game: rangers
 conserved between supply, map and ranger track; every card in one place; each tile scored at most
-once; VP only grow; dollars never negative; a legal action until the end; games end by E1; the
+once; no completed project left unscored; VP only grow; dollars never negative; a legal action until the end; games end by E1; the
 log replays. The default run plays a few games per table; ``-m slow`` plays many."""
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ from airships_env.games.australia.engine import (
     replay,
 )
 from airships_env.games.australia.engine.data import NUM_BACKS, NUM_COLOURS
+from airships_env.games.australia.engine.rules import (
+    conservation_complete,
+    industrialization_complete,
+)
+from airships_env.games.australia.engine.state import TAKE_BACK
 from tests.australia.helpers import random_kind_action
 
 DATA = default_data()
@@ -44,6 +49,9 @@ def check(state: State, before: State | None) -> None:
             held = sum(state.hands[s][t] for s in range(n)) + state.played[t]
             held += state.stacks[back].count(colour) + state.set_aside[back].count(colour)
             assert held == DATA.cards[back][colour]
+    for region in range(24 if state.phase != TAKE_BACK else 0):  # P4: none left unscored
+        assert not conservation_complete(state, region)
+        assert not industrialization_complete(state, region)
     assert len(state.windmill_track) < DATA.tile_areas
     assert len(state.ranger_track) <= DATA.ranger_areas
     if not state.is_terminal():

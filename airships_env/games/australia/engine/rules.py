@@ -391,7 +391,7 @@ def _fly(state: State, seat: int, region: int, effects: _Effects) -> None:
             state.windmill_region = region
             state.windmill_value = min(state.windmill_value + 1, state.data.windmill_max)
             effects.windmill_to = region
-    _check_projects(state, seat, effects)
+    _check_projects(state, seat, effects, (region,))  # P5: only this region can change
     _action_done(state, effects)
 
 
@@ -403,7 +403,7 @@ def _place(state: State, action: int, effects: _Effects) -> None:
         state.rangers[location][seat] += count  # A3
         state.supply[seat] -= count
         state.rangers_left -= count
-        _finish_play(state, effects)
+        _finish_play(state, effects, state.data.locations[location].regions)
     elif action == A.NO_RANGERS:
         state.vp[seat] += NO_RANGER_VP  # A2 (b)
         _finish_play(state, effects)
@@ -419,14 +419,15 @@ def _place(state: State, action: int, effects: _Effects) -> None:
             _finish_play(state, effects)
 
 
-def _finish_play(state: State, effects: _Effects) -> None:
-    """A2 done: projects (P4), then the draw (A4) if a stack has a card."""
+def _finish_play(state: State, effects: _Effects, touched: tuple[int, ...] = ()) -> None:
+    """A2 done: projects (P4) of the regions the placement ``touched``, then the draw (A4)
+    if a stack has a card."""
     seat = state.current
     state.pending_card = -1
     state.pending_paid = 0
     state.rangers_left = 0
     state.track_used = 0
-    _check_projects(state, seat, effects)
+    _check_projects(state, seat, effects, touched)
     if any(state.stacks):
         state.phase = DRAW
     else:
@@ -448,7 +449,11 @@ def _take_one(state: State, location: int, effects: _Effects) -> None:
 
 def _finish_take_back(state: State, effects: _Effects) -> None:
     state.taken = 0
-    _check_projects(state, state.current, effects)
+    plane = state.plane[state.current]
+    touched = {
+        r for loc in state.data.region_locations[plane] for r in state.data.locations[loc].regions
+    }
+    _check_projects(state, state.current, effects, tuple(touched))
     _action_done(state, effects)
 
 
@@ -457,8 +462,10 @@ def _move_to(state: State, location: int, effects: _Effects) -> None:
     seat = state.current
     state.rangers[state.move_from][seat] -= 1
     state.rangers[location][seat] += 1
+    locations = state.data.locations
+    touched = set(locations[state.move_from].regions) | set(locations[location].regions)
     state.move_from = -1
-    _check_projects(state, seat, effects)
+    _check_projects(state, seat, effects, tuple(touched))
     state.phase = ACTION
     if state.actions_left == 0 and not _move_sources(state, seat):
         _end_turn(state, effects)
@@ -490,11 +497,15 @@ def _end_turn(state: State, effects: _Effects) -> None:
 # ---------------------------------------------------------------- projects and the windmill
 
 
-def _check_projects(state: State, initiator: int, effects: _Effects) -> None:
-    """P4: the plane's region first, then region order; conservation before industry."""
+def _check_projects(
+    state: State, initiator: int, effects: _Effects, touched: tuple[int, ...]
+) -> None:
+    """P4 over the regions an action ``touched`` (no other region can have changed: every
+    region is checked after every change): the plane's region first, then region order;
+    conservation before industrialization."""
     plane = state.plane[initiator]
-    order = list(range(NUM_REGIONS))
-    if plane >= 0:
+    order = sorted(touched)
+    if plane in touched:
         order.remove(plane)
         order.insert(0, plane)
     for region in order:
