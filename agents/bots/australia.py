@@ -1,4 +1,5 @@
-"""Australia bots: ``greedy`` (the generic ``random`` is :class:`airships_env.policy.RandomPolicy`).
+"""Australia bots: ``greedy`` and the baseline ``kind_random`` (the generic ``random`` is
+:class:`airships_env.policy.RandomPolicy`).
 
 The bot reads only the acting seat's :class:`~airships_env.policy.Decision`: its legal actions
 and its view (own hand, the public map and tracks; other hands by back only, V1-V3). To look one
@@ -18,12 +19,13 @@ import numpy as np
 
 from airships_env.chance import uniform_below
 from airships_env.games.australia.engine import actions as A
+from airships_env.games.australia.engine.actions import kind_uniform_choice
 from airships_env.games.australia.engine.data import NUM_BACKS, NUM_COLOURS
 from airships_env.games.australia.engine.rules import is_open_to
 from airships_env.games.australia.engine.state import MOVE_TO, PLACE, TAKE_BACK, State
 from airships_env.policy import Decision
 
-__all__ = ["GreedyBot"]
+__all__ = ["GreedyBot", "KindRandomBot"]
 
 _INNER = (PLACE, TAKE_BACK, MOVE_TO)  # phases inside one action of the same seat
 
@@ -31,6 +33,26 @@ _INNER = (PLACE, TAKE_BACK, MOVE_TO)  # phases inside one action of the same sea
 def wealth(state: State, seat: int) -> int:
     """VP + dollars: the seat's final score if the game ended now (E3)."""
     return state.vp[seat] + state.dollars[seat]
+
+
+class KindRandomBot:
+    """Random, each kind of action (fly, play, place, ...) equally likely first: a baseline that
+    plays its cards (uniform random mostly flies)."""
+
+    name = "kind-random"
+
+    def __init__(self, rng: np.random.Generator | None = None):
+        self.rng = rng if rng is not None else np.random.default_rng()
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Take the generator for this game."""
+        self.rng = rng
+
+    def act(self, decision: Decision) -> int:
+        """A kind-uniform random legal action."""
+        return kind_uniform_choice(
+            list(decision.legal_actions), lambda k: uniform_below(self.rng, k)
+        )
 
 
 class GreedyBot:

@@ -59,3 +59,19 @@ def test_greedy_decides_on_what_its_seat_sees_only() -> None:
         bot.reset(seat, 3, np.random.default_rng(5))
         choices.append(bot.act(Decision.for_game(GAME, world)))
     assert choices[0] == choices[1]
+
+
+def test_kind_random_plays_every_kind_and_ends_games_by_e1() -> None:
+    from agents.bots.australia import KindRandomBot
+
+    state = GAME.new_state(4, seed=4)
+    bots = [KindRandomBot() for _ in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, 4, np.random.default_rng(seat))
+    kinds = set()
+    while not state.is_terminal():
+        action = bots[state.current_player].act(Decision.for_game(GAME, state))
+        kinds.add(GAME.action_name(action).split()[0])
+        state.apply_action(action)
+    assert state.end_triggered == 1
+    assert {"fly", "play", "place", "draw", "take"} <= kinds

@@ -107,6 +107,7 @@ class AustraliaGame:
         return {
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.australia:GreedyBot",
+            "kind_random": "agents.bots.australia:KindRandomBot",
         }
 
     def rollout_action(self, state: Any, rng: np.random.Generator) -> int:
