@@ -39,7 +39,7 @@ from airships_env.games.australia.engine.state import (
     RulesOptions,
     State,
 )
-from airships_env.protocol import Outcome, ranks_from
+from airships_env.protocol import Outcome, as_action_index, ranks_from
 
 RECOLOUR_COST = 3  # D1
 MOVE_COST = 4  # D2
@@ -274,14 +274,15 @@ def apply_action(state: State, action: int) -> ActionRecord:
     if state.view_seat >= 0:
         raise ViewError(f"a view (of seat {state.view_seat}) cannot advance; determinize it")
     legal = legal_actions(state)
-    if isinstance(action, bool) or not isinstance(action, int | np.integer) or action not in legal:
-        why = "not an action index" if not isinstance(action, int | np.integer) else "not legal now"
+    index = as_action_index(action)
+    if index is None or index not in legal:
+        why = "not an action index" if index is None else "not legal now"
         if state.phase == OVER:
             why = "the game is over"
         raise IllegalActionError(
             action, PHASE_NAMES[state.phase], legal, [A.ACTION_NAMES[a] for a in legal], why
         )
-    action = int(action)
+    action = index
     seat = state.current
     turn = state.turn
     effects = _Effects()
