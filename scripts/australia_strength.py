@@ -24,13 +24,14 @@ from airships_env.policy import Decision, Policy, RandomPolicy
 
 
 def make(name: str, rng: np.random.Generator) -> Policy:
-    """An Australia agent by name: random, kind-random, greedy."""
-    from agents.bots.australia import GreedyBot, KindRandomBot
+    """An Australia agent by name: random, kind-random, greedy, heuristic."""
+    from agents.bots.australia import GreedyBot, HeuristicBot, KindRandomBot
 
     table: dict[str, Any] = {
         "random": RandomPolicy,
         "kind-random": KindRandomBot,
         "greedy": GreedyBot,
+        "heuristic": HeuristicBot,
     }
     if name not in table:
         raise SystemExit(f"unknown agent {name!r}; choose from {sorted(table)}")

@@ -6,17 +6,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.bots.australia import GreedyBot
+from agents.bots.australia import GreedyBot, HeuristicBot
 from airships_env.games.australia import GAME
 from airships_env.games.australia.engine import action_from_name
 from airships_env.policy import Decision
 from tests.australia.helpers import LOCATION, REGION, face_up, hand, put, random_kind_action, table
 
 
-@pytest.mark.parametrize(("num_players", "full"), [(2, False), (3, True), (5, False)])
-def test_greedy_plays_legal_games_to_the_end(num_players: int, full: bool) -> None:
+@pytest.mark.parametrize(
+    ("bot_class", "num_players", "full"),
+    [(GreedyBot, 2, False), (GreedyBot, 3, True), (GreedyBot, 5, False), (HeuristicBot, 4, True)],
+)
+def test_the_bots_play_legal_games_to_the_end(
+    bot_class: type[GreedyBot], num_players: int, full: bool
+) -> None:
     state = GAME.new_state(num_players, seed=num_players, options={"full_game": full})
-    bot = GreedyBot()
+    bot = bot_class()
     bot.reset(0, num_players, np.random.default_rng(1))
     others = np.random.default_rng(2)
     while not state.is_terminal():
@@ -30,14 +35,15 @@ def test_greedy_plays_legal_games_to_the_end(num_players: int, full: bool) -> No
     assert state.outcome() is not None
 
 
-def test_greedy_takes_the_project_it_can_complete_now() -> None:
+@pytest.mark.parametrize("bot_class", [GreedyBot, HeuristicBot])
+def test_the_bots_take_the_project_they_can_complete_now(bot_class: type[GreedyBot]) -> None:
     state = table(2)
     face_up(state, "outback", 4)
     put(state, "camp05", 1, 2)
     state.hands[0] = hand(("3+1", "red"), ("3+1", "red"))
     state.plane[0] = REGION["outback"]
     state.apply_action(action_from_name("play 3+1 red"))
-    bot = GreedyBot()
+    bot = bot_class()
     bot.reset(0, 2, np.random.default_rng(0))
     action = bot.act(Decision.for_game(GAME, state))
     name = GAME.action_name(action)
@@ -45,7 +51,8 @@ def test_greedy_takes_the_project_it_can_complete_now() -> None:
     assert int(name.split()[-1]) in {LOCATION[c] for c in ("camp02", "camp07", "camp13", "camp21")}
 
 
-def test_greedy_decides_on_what_its_seat_sees_only() -> None:
+@pytest.mark.parametrize("bot_class", [GreedyBot, HeuristicBot])
+def test_the_bots_decide_on_what_their_seat_sees_only(bot_class: type[GreedyBot]) -> None:
     rng = np.random.default_rng(3)
     state = GAME.new_state(3, seed=3)
     for _ in range(40):
@@ -55,7 +62,7 @@ def test_greedy_decides_on_what_its_seat_sees_only() -> None:
     assert twin.to_dict() != state.to_dict()
     choices = []
     for world in (state, twin):
-        bot = GreedyBot()
+        bot = bot_class()
         bot.reset(seat, 3, np.random.default_rng(5))
         choices.append(bot.act(Decision.for_game(GAME, world)))
     assert choices[0] == choices[1]

@@ -107,6 +107,7 @@ class AustraliaGame:
         return {
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.australia:GreedyBot",
+            "heuristic": "agents.bots.australia:HeuristicBot",
             "kind_random": "agents.bots.australia:KindRandomBot",
         }
 
