@@ -59,8 +59,9 @@ from agents.registry import check_fit, make_agent
 from agents.workers import die_with_parent, single_threaded_workers
 from airships_env.engine import GameLog, GameState, new_game
 from airships_env.engine.actions import as_action_index
-from airships_env.engine.rules import airship_count
+from airships_env.engine.rules import airship_count, ranks
 from airships_env.policy import Decision, Policy
+from airships_env.protocol import ranks_from
 
 RESULTS_FORMAT = "airships-results"
 RESULTS_VERSION = 1
@@ -180,16 +181,8 @@ def _trace_summary(exc: BaseException, frames: int = 4) -> str:
 
 
 def placings(state: GameState) -> list[int]:
-    """Each seat's place: 1 for the engine's winners (E3), then the others by score, then
-    airships (the E3 tie-break); equal places share a rank (1, 2, 2, 4)."""
-    assert state.final_scores is not None and state.winners is not None
-    winners = set(state.winners)
-    keys = [(state.final_scores[p], airship_count(state, p)) for p in range(state.num_players)]
-    others = [keys[p] for p in range(state.num_players) if p not in winners]
-    return [
-        1 if p in winners else 1 + len(winners) + sum(other > keys[p] for other in others)
-        for p in range(state.num_players)
-    ]
+    """Each seat's place (the engine's E3 ranks, :func:`airships_env.engine.rules.ranks`)."""
+    return ranks(state)
 
 
 def play_game(
@@ -572,15 +565,10 @@ def _native_record(spec: GameSpec, result: dict[str, Any], share: float) -> dict
     }
     if result["over"]:
         keys = list(zip(result["scores"], result["airships"], strict=True))
-        winners = set(result["winners"])
-        others = [keys[p] for p in range(len(keys)) if p not in winners]
         record.update(
             scores=result["scores"],
             winners=result["winners"],
-            ranks=[
-                1 if p in winners else 1 + len(winners) + sum(o > keys[p] for o in others)
-                for p in range(len(keys))
-            ],
+            ranks=list(ranks_from(result["winners"], keys)),
             airships=result["airships"],
         )
     else:

@@ -19,10 +19,17 @@ picture, SVG) is a separate :class:`Presenter`, so the engine never imports its 
 
 Hidden information. ``view(seat)`` is the only way a tool gives a seat the game: a copy in
 which whatever that seat may not see is replaced by a canonical arrangement and the generator
-is gone (a view refuses to advance). ``determinize(rng)`` re-deals what a view hides, at random
-and consistently with everything the view shows, into a playable state (for search). Two states
-that differ only in what a seat cannot see give that seat equal views: the conformance suite's
-leak test holds every game to it.
+is gone (a view refuses to advance with a ValueError). ``determinize(rng)`` re-deals what a view
+hides, at random and consistently with everything the view shows, into a playable state (for
+search); on a true state it determinizes for the seat to act. Two states that differ only in
+what a seat cannot see give that seat equal views, observations and bot decisions: the
+conformance suite's leak test (``tests/conformance``) holds every game to it.
+
+What else lives here: the helpers every game shares (:class:`Outcome` and :func:`ranks_from`,
+:func:`as_action_index`, the one :class:`IllegalActionError`), so that a game's engine depends on
+this module and nothing above it. The generic layers over the protocol are
+:mod:`airships_env.game_aec` (PettingZoo), :mod:`airships_env.game_single_agent` (Gymnasium),
+:mod:`airships_env.game_vector` (SB3) and ``agents/bots/generic_ismcts.py`` (search).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ from airships_env.policy import (
     as_policy,
 )
 
-ENV_ID = "Airships-v1"
+ENV_ID = "Airships-v1"  # registered by airships_env.registry (every game's id, one place)
 
 __all__ = ["ENV_ID", "AirshipsSingleAgentEnv", "CallablePolicy", "ObservationPolicy", "as_policy"]
 
@@ -225,7 +225,3 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="airships_env.single_agent:AirshipsSingleAgentEnv")

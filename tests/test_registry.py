@@ -47,6 +47,15 @@ def test_make_returns_todays_airships_env() -> None:
     assert env.unwrapped.num_players == 3
 
 
+def test_the_game_module_has_env_and_raw_env_as_pettingzoo_classic_modules() -> None:
+    from airships_env.aec import raw_env as airships_raw_env
+    from airships_env.games import airships
+
+    wrapped = airships.env(num_players=2)
+    assert isinstance(wrapped.unwrapped, airships_raw_env)
+    assert type(airships.raw_env(num_players=2)) is airships_raw_env
+
+
 def test_ids_follow_the_game_name_and_version() -> None:
     assert registry.gym_id("airships", 1) == "Airships-v1"
     assert registry.pettingzoo_name("clockwork", 0) == "clockwork_v0"

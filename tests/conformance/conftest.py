@@ -1,5 +1,6 @@
 """The conformance suite's cases: every registered game, every backend it has (the ones built
-here), every player count. Registering a game adds it to every test below, with no new code."""
+here), every player count. Registering a game adds it to every test of this folder, with no new
+test code."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from airships_env.protocol import Game
 from airships_env.registry import games, get_game
+from tests.conformance.toy_game import GAME as TOY_GAME
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,15 @@ def _backend_available(game: Game, backend: str) -> bool:
     return True
 
 
+#: Games the suite covers besides the registered ones: Hidden Tricks (tests/conformance/
+#: toy_game.py), a tiny game with private hands that holds the generic layers to private
+#: information (Airships hides nothing from one seat only). Not registered: no tool lists it.
+EXTRA_GAMES: list[Game] = [TOY_GAME]
+
+
 def _cases() -> list[Case]:
     cases = []
-    for name in games():
-        game = get_game(name)
+    for game in [get_game(name) for name in games()] + EXTRA_GAMES:
         cases += [Case(game, b) for b in game.backends if _backend_available(game, b)]
     return cases
 

@@ -12,7 +12,7 @@ import pytest
 from agents.registry import AgentUnavailableError, agent_class, agents_for, make_agent
 from airships_env.policy import Decision, Policy
 from airships_env.protocol import Game
-from tests.conformance.conftest import GAME_CASES, Case, random_states
+from tests.conformance.conftest import CASES, GAME_CASES, Case, random_states
 
 #: Simulations per decision for the search bots (a short search decides as legally as a long).
 SEARCH_SIMS = 8
@@ -20,6 +20,8 @@ SEARCH_SIMS = 8
 DECISIONS = 12
 
 BOTS = [(case, name) for case in GAME_CASES for name in agents_for(case.game)]
+#: Every bot on every backend (a bot reads the view, whichever core holds the game).
+BOTS_EVERY_BACKEND = [(case, name) for case in CASES for name in agents_for(case.game)]
 
 
 def fast_spec(name: str, game: Game) -> str:
@@ -40,7 +42,9 @@ def make_bot(name: str, game: Game, num_players: int) -> Policy:
         raise
 
 
-@pytest.mark.parametrize(("case", "name"), BOTS, ids=[f"{c.game.name}-{n}" for c, n in BOTS])
+@pytest.mark.parametrize(
+    ("case", "name"), BOTS_EVERY_BACKEND, ids=[f"{c.id}-{n}" for c, n in BOTS_EVERY_BACKEND]
+)
 def test_every_bot_plays_legal_actions(case: Case, name: str) -> None:
     game = case.game
     num_players = min(game.player_counts)

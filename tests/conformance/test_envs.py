@@ -50,7 +50,7 @@ def test_gymnasium_check_env_on_the_single_agent_envs(case: Case) -> None:
 def test_the_generic_env_names_itself_and_plays_to_the_end(case: Case) -> None:
     game = case.game
     num_players = max(game.player_counts)
-    aec = GameAEC(game.name, num_players=num_players, backend=case.backend, render_mode="ansi")
+    aec = GameAEC(game, num_players=num_players, backend=case.backend, render_mode="ansi")
     assert aec.metadata["name"] == f"{game.name}_v{game.version}"
     aec.reset(seed=11)
     assert isinstance(aec.render(), str)
