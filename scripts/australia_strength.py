@@ -14,10 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from airships_env.games.australia import GAME
 from airships_env.policy import Decision, Policy, RandomPolicy
