@@ -102,7 +102,7 @@ class PolicyValueNet(nn.Module):
         values = self.value_head(torch.tanh(self.value_layer(hidden)))
         return logits, values
 
-    def predict(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, ...]:
+    def predict(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """One batched forward pass in inference mode: (priors ``(B, 83)`` summing to 1 over
         the legal actions, values ``(B, num_players)``), float64 numpy arrays."""
         if observations.ndim != 2 or observations.shape[1] != self.observation_size:
@@ -199,7 +199,8 @@ def from_ppo(
     net = PolicyValueNet(num_players, hidden, value_hidden, rng=rng)
     copied: list[str] = []
     with torch.no_grad():
-        for index, (layer, (weight, bias)) in enumerate(zip(net.trunk, actor.hidden, strict=True)):
+        for index, (weight, bias) in enumerate(actor.hidden):
+            layer: nn.Linear = net.trunk[index]  # type: ignore[assignment]
             layer.weight.copy_(torch.from_numpy(weight))
             layer.bias.copy_(torch.from_numpy(bias))
             copied += [f"trunk.{index}.weight", f"trunk.{index}.bias"]

@@ -126,7 +126,7 @@ class Timer:
     def wrap(self, net: PolicyValueNet) -> Any:
         """``net.predict`` that adds its time here."""
 
-        def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, ...]:
+        def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             start = time.perf_counter()
             answer = net.predict(observations, masks)
             self.seconds += time.perf_counter() - start
