@@ -67,12 +67,18 @@ class AZAgent:
         self.threads = threads
         self.sims = sims
         self.ms = float(ms) if ms is not None else (DEFAULT_MS if sims is None else None)
-        self.settings = SearchSettings(
-            c_puct=float(c),
-            batch=batch,
-            rollout_weight=float(rollout_weight),
-            margin_weight=float(margin_weight),
-        )
+        for option, value in (("c", c), ("rollout_weight", rollout_weight)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"az option {option} must be a number, got {value!r}")
+        try:
+            self.settings = SearchSettings(
+                c_puct=float(c),
+                batch=batch,
+                rollout_weight=float(rollout_weight),
+                margin_weight=float(margin_weight),
+            )
+        except ValueError as exc:  # name the option as the spec spells it
+            raise ValueError(str(exc).replace("search setting c_puct", "option c")) from None
         self.path = path
         self.seed = seed
         self.name = name

@@ -78,7 +78,8 @@ class LearnSection(Strict):
 
 
 class ArenaSection(Strict):
-    """The gate: the new network plays the current one; kept if its win share reaches ``gate``."""
+    """The gate: the new network plays the current one; kept if its win share reaches ``gate``
+    (more than 1/num_players: an equal network wins that share; 0.55 for 2, 0.3 for 4 players)."""
 
     deals: Positive = 12  # each deal is played once per seat of the new network (paired games)
     sims: Positive = 32
@@ -139,6 +140,12 @@ def config_from_dict(data: Any, source: str = "<dict>") -> AZConfig:
     """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
     config = _validate(data, AZConfig, source)
     config._source = source
+    if config.arena.gate <= 1.0 / config.num_players:
+        raise ConfigError(
+            f"{source}: arena.gate: expected more than 1/num_players = "
+            f"{1.0 / config.num_players:.3f} (an equal network wins that share), "
+            f"found {config.arena.gate}"
+        )
     if config.learn.batch_size > config.learn.buffer_size:
         raise ConfigError(
             f"{source}: learn.batch_size: expected at most learn.buffer_size "

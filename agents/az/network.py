@@ -195,6 +195,8 @@ def from_ppo(
 
     actor = ActorNet(path)
     actor.check_table(num_players)
+    if actor.activation is not np.tanh:
+        raise ValueError(f"{path}: the az network is tanh; this actor uses another activation")
     hidden = tuple(weight.shape[0] for weight, _bias in actor.hidden)
     net = PolicyValueNet(num_players, hidden, value_hidden, rng=rng)
     copied: list[str] = []
@@ -207,8 +209,6 @@ def from_ppo(
         net.policy_head.weight.copy_(torch.from_numpy(actor.head[0]))
         net.policy_head.bias.copy_(torch.from_numpy(actor.head[1]))
         copied += ["policy_head.weight", "policy_head.bias"]
-    if actor.activation is not np.tanh:
-        raise ValueError(f"{path}: the az network is tanh; this actor uses another activation")
     return net, copied
 
 

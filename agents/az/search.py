@@ -63,7 +63,7 @@ class SearchSettings:
         for name, ok in checks:
             value = getattr(self, name)
             if not ok or (isinstance(value, float) and not math.isfinite(value)):
-                raise ValueError(f"az search setting {name}: out of range, got {value!r}")
+                raise ValueError(f"az search setting {name} is out of range, got {value!r}")
 
 
 def game_result(game: Any, num_players: int, margin_weight: float) -> np.ndarray:

@@ -146,6 +146,8 @@ class GamesResult:
     samples: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=list
     )
+    sample_games: list[int] = field(default_factory=list)  # each sample's game (index)
+    sample_seats: list[int] = field(default_factory=list)  # each sample's acting seat
     decisions: int = 0
     simulations: int = 0
     actions: int = 0
@@ -259,7 +261,10 @@ def play_games(
             finished.append((entry["index"], values, game_result(game, n, 0.0)))
             out.actions += entry["actions"]
             for observation, mask, policy, seat in entry["samples"]:
+                # The value target in the observation's order: the acting seat first.
                 out.samples.append((observation, mask, policy, np.roll(values, -seat)))
+                out.sample_games.append(entry["index"])
+                out.sample_seats.append(seat)
         live = still
     finished.sort(key=lambda item: item[0])
     out.results = [values for _index, values, _shares in finished]

@@ -142,6 +142,23 @@ def test_batched_searches_side_by_side() -> None:
         assert all(child.pending == 0 for child in search.root.children.values())
 
 
+def test_leaf_values_come_back_in_absolute_seat_order() -> None:
+    """The network answers in the observation's order (the leaf's seat first)."""
+    game = NativeGame.new(4, seed=2)
+    while game.current_player != 1:  # not 0 nor 2 (a roll by 2 of 4 is its own inverse)
+        game.apply_action(game.legal_actions()[0])
+    view = game.public_view().handle
+    search = PUCTSearch(view, SearchSettings(), np.random.default_rng(0), sims=1)
+    leaves = search.gather()
+    assert len(leaves) == 1 and leaves[0].seat == view.current_player
+    relative = np.array([[0.1, 0.2, 0.3, 0.4]])
+    search.finish(leaves, np.full((1, 83), 1 / 83), relative)
+    seat = leaves[0].seat
+    assert seat == 1
+    expected = [relative[0][(s - seat) % 4] for s in range(4)]
+    assert search.root.value_sum.tolist() == expected
+
+
 def test_rollouts_mix_into_leaf_values(net_path: str) -> None:
     state = _decision_state()
     agent = _agent(net_path, rollout_weight=1.0)

@@ -10,7 +10,7 @@ import torch
 
 from agents.az.config import AZConfig, ConfigError, config_from_dict, is_az_config, load_config
 from agents.az.network import load_network
-from agents.az.train import ReplayBuffer, train
+from agents.az.train import ReplayBuffer, Timer, initial_network, play_games, train
 from agents.cli.train import main as train_main
 from agents.training.checkpoint import ResumeError
 
@@ -100,6 +100,36 @@ def test_a_different_seed_gives_a_different_run(tmp_path: Path) -> None:
     assert not _equal(runs[0], runs[1])
 
 
+def test_value_targets_put_the_acting_seat_first(tmp_path: Path) -> None:
+    config = _tiny(tmp_path, num_players=4, arena={"deals": 1, "sims": 2, "gate": 0.3})
+    net = initial_network(config, np.random.default_rng(0))
+    played = play_games(
+        [[net] * 4] * 2,
+        config,
+        np.random.default_rng(1),
+        sims=3,
+        noise=True,
+        record=True,
+        timer=Timer(),
+    )
+    assert len(played.results) == 2 and len(played.samples) > 20
+    assert {seat for seat in played.sample_seats} == {0, 1, 2, 3}
+    for sample, game, seat in zip(
+        played.samples, played.sample_games, played.sample_seats, strict=True
+    ):
+        result = played.results[game]
+        assert [sample[3][i] for i in range(4)] == [result[(seat + i) % 4] for i in range(4)]
+    assert all(abs(shares.sum() - 1.0) < 1e-9 for shares in played.shares)
+
+
+def test_four_player_run(tmp_path: Path) -> None:
+    config = _tiny(
+        tmp_path, generations=1, num_players=4, arena={"deals": 1, "sims": 2, "gate": 0.3}
+    )
+    assert train(config).history[-1]["selfplay/games"] == 2
+    assert load_network(config.run_dir() / "best.pt").num_players == 4
+
+
 def test_resume_refuses_changed_keys_and_missing_runs(tmp_path: Path) -> None:
     config = _tiny(tmp_path, generations=1)
     with pytest.raises(ResumeError, match="nothing to resume"):
@@ -133,6 +163,7 @@ def test_replay_buffer_is_a_ring(tmp_path: Path) -> None:
         ({"num_players": 5}, "num_players: "),
         ({"network": {"init": "heuristic"}}, "network.init: "),
         ({"learn": {"batch_size": 50, "buffer_size": 10}}, "learn.batch_size: expected at most"),
+        ({"num_players": 4, "arena": {"gate": 0.25}}, "arena.gate: expected more than 1/num_"),
     ],
 )
 def test_bad_configs_name_file_and_key(data: dict[str, object], message: str) -> None:
@@ -143,7 +174,7 @@ def test_bad_configs_name_file_and_key(data: dict[str, object], message: str) ->
 
 
 def test_the_shipped_configs_are_valid() -> None:
-    for name in ("az_2p.yaml", "az_tiny.yaml"):
+    for name in ("az_2p.yaml", "az_4p.yaml", "az_tiny.yaml"):
         assert is_az_config(ROOT / "configs" / name)
         load_config(ROOT / "configs" / name)
     assert not is_az_config(ROOT / "configs" / "ppo_2p.yaml")
