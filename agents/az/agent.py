@@ -2,7 +2,8 @@
 
 Spec: ``az[:ms=100][:sims=N][:path=FILE]`` plus the search settings (``c``, ``batch``,
 ``rollout_weight``, ``margin_weight``) and ``seed``. With neither ``ms`` nor ``sims`` the budget
-is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice).
+is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice);
+``sims=1`` is the network alone (one forward pass, the most probable legal action).
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
 the network is initialised from the bundled ``ppo_<n>p`` policy of the table size (trunk and
 policy head; its value head is untrained and answers 0, so mix in rollouts with

@@ -195,3 +195,27 @@ def test_registry_builds_az_and_checks_options() -> None:
     for bad in ("az:sims=0", "az:ms=-1", "az:batch=0", "az:c=-1", "az:rollout_weight=2"):
         with pytest.raises(ValueError):
             make_agent(bad)
+
+
+def test_one_simulation_is_the_network_alone(net_path: str) -> None:
+    """``az:sims=1``: one forward pass, the most probable legal action."""
+    from agents.az.network import load_network
+
+    state = _decision_state()
+    agent = AZAgent(sims=1, path=net_path)
+    agent.reset(state.current_player, 2, np.random.default_rng(0))
+    action = agent.act(Decision.from_state(state))
+    assert agent.last_counts is not None and agent.last_counts.evaluations == 1
+    game = NativeGame.from_state(state)
+    observation = game.observe(state.current_player)[None]
+    mask = np.zeros((1, 83), dtype=bool)
+    mask[0, state.legal_actions()] = True
+    priors, _values = load_network(net_path).predict(observation, mask)
+    assert action == int(np.argmax(priors[0]))
+
+
+def test_a_network_for_another_table_is_refused(net_path: str) -> None:
+    from agents.registry import TableFitError
+
+    with pytest.raises(TableFitError, match="trained for 2 players, this table has 4"):
+        make_agent(f"az:path={net_path}", num_players=4)
