@@ -94,8 +94,9 @@ class Node:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.pending = 0  # virtual visits of simulations in flight through this node
-        self.value_sum = np.zeros(num_players)
-        self.prior: np.ndarray | None = None  # 83 probabilities, set at expansion
+        # Plain lists: a tree step reads a few entries, and numpy's per-call cost dominates that.
+        self.value_sum = [0.0] * num_players
+        self.prior: list[float] | None = None  # 83 probabilities, set at expansion
 
 
 @dataclass(slots=True)
@@ -194,7 +195,8 @@ class PUCTSearch:
         path = [node]
         while True:
             if game.result() is not None:
-                self._backup(path, game_result(game, self.num_players, self.settings.margin_weight))
+                result = game_result(game, self.num_players, self.settings.margin_weight)
+                self._backup(path, result.tolist())
                 self.counts.simulations += 1
                 return None
             if node.prior is None:
@@ -222,26 +224,34 @@ class PUCTSearch:
             path.append(node)
 
     def _select(self, node: Node, seat: int, legal: Sequence[int]) -> int:
-        """The PUCT choice of ``seat`` among ``legal`` at ``node``."""
-        assert node.prior is not None
-        prior = node.prior[legal]
-        total = prior.sum()
-        prior = prior / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
-        visits = np.empty(len(legal))
-        values = np.empty(len(legal))
-        default = node.value_sum[seat] / node.visits if node.visits else 0.0
-        for index, action in enumerate(legal):
-            child = node.children.get(action)
+        """The PUCT choice of ``seat`` among ``legal`` at ``node`` (the first of equal scores)."""
+        prior = node.prior
+        assert prior is not None
+        children = node.children
+        total = 0.0
+        for action in legal:
+            total += prior[action]
+        seen_total = 0
+        stats: list[tuple[int, int, Node | None]] = []
+        for action in legal:
+            child = children.get(action)
             if child is None:
-                visits[index], values[index] = 0.0, default
-                continue
-            seen = child.visits + child.pending
-            visits[index] = seen
-            values[index] = child.value_sum[seat] / seen if seen else default
-        scores = values + self.settings.c_puct * prior * math.sqrt(max(1.0, visits.sum())) / (
-            1.0 + visits
-        )
-        return int(legal[int(np.argmax(scores))])
+                stats.append((action, 0, None))
+            else:
+                seen = child.visits + child.pending
+                seen_total += seen
+                stats.append((action, seen, child))
+        default = node.value_sum[seat] / node.visits if node.visits else 0.0
+        uniform = 1.0 / len(legal)
+        scale = self.settings.c_puct * math.sqrt(max(1, seen_total))
+        best, best_score = legal[0], -math.inf
+        for action, seen, child in stats:
+            value = child.value_sum[seat] / seen if child is not None and seen else default
+            share = prior[action] / total if total > 0 else uniform
+            score = value + scale * share / (1 + seen)
+            if score > best_score:
+                best, best_score = action, score
+        return int(best)
 
     def _rollout(self, game: Any) -> np.ndarray:
         """The heuristic bot plays every seat from ``game`` (a copy) to the end."""
@@ -259,12 +269,17 @@ class PUCTSearch:
         for leaf, prior, relative in zip(leaves, priors, values, strict=True):
             node = leaf.path[-1]
             if node.prior is None:
-                node.prior = np.asarray(prior, dtype=np.float64)
+                node.prior = np.asarray(prior, dtype=np.float64).tolist()
                 if node is self.root and self.settings.dirichlet_fraction > 0:
                     self._add_noise()
-            absolute = np.roll(np.asarray(relative, dtype=np.float64), leaf.seat)
+            # The network answers in the observation's order (the leaf's seat first).
+            n = self.num_players
+            absolute = [float(relative[(seat - leaf.seat) % n]) for seat in range(n)]
             if leaf.rollout is not None:
-                absolute = (1.0 - weight) * absolute + weight * leaf.rollout
+                absolute = [
+                    (1.0 - weight) * mine + weight * float(rolled)
+                    for mine, rolled in zip(absolute, leaf.rollout, strict=True)
+                ]
             self._backup(leaf.path, absolute)
             self.in_flight -= 1
             self.counts.simulations += 1
@@ -274,15 +289,17 @@ class PUCTSearch:
         assert self.root.prior is not None
         noise = self.rng.dirichlet(np.full(len(self.legal), self.settings.dirichlet_alpha))
         fraction = self.settings.dirichlet_fraction
-        prior = self.root.prior.copy()
+        prior = np.array(self.root.prior)
         prior[self.legal] = (1 - fraction) * prior[self.legal] + fraction * noise
-        self.root.prior = prior
+        self.root.prior = prior.tolist()
 
     @staticmethod
-    def _backup(path: list[Node], values: np.ndarray) -> None:
+    def _backup(path: list[Node], values: list[float]) -> None:
         for depth, node in enumerate(path):
             node.visits += 1
-            node.value_sum += values
+            sums = node.value_sum
+            for seat, value in enumerate(values):
+                sums[seat] += value
             if depth:
                 node.pending -= 1
 
@@ -297,7 +314,7 @@ class PUCTSearch:
     def best_action(self) -> int:
         """The most visited root action (ties: the higher prior, then the lower index)."""
         counts = self.visit_counts()
-        prior = self.root.prior if self.root.prior is not None else np.zeros(NUM_ACTIONS)
+        prior = self.root.prior if self.root.prior is not None else [0.0] * NUM_ACTIONS
         return int(max(self.legal, key=lambda a: (counts[a], prior[a], -a)))
 
     def sample_action(self, temperature: float) -> int:

@@ -156,7 +156,7 @@ def test_leaf_values_come_back_in_absolute_seat_order() -> None:
     seat = leaves[0].seat
     assert seat == 1
     expected = [relative[0][(s - seat) % 4] for s in range(4)]
-    assert search.root.value_sum.tolist() == expected
+    assert search.root.value_sum == expected
 
 
 def test_rollouts_mix_into_leaf_values(net_path: str) -> None:
