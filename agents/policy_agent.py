@@ -12,6 +12,7 @@ holds torch tensors); playing needs only numpy.
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,20 @@ class ActorNet:
             model_path = model_path.with_suffix(".zip")  # SB3 appends .zip when saving
         if not model_path.exists():
             raise FileNotFoundError(f"PPO model {str(path)!r} not found")
-        from stable_baselines3.common.save_util import load_from_zip_file
+        from agents.games import DEFAULT_GAME, model_game
+
+        try:
+            game = model_game(model_path)
+        except zipfile.BadZipFile as exc:
+            raise ValueError(f"{model_path}: not a stable-baselines3 model zip ({exc})") from exc
+        if game != DEFAULT_GAME:  # the ppo agent is Airships' (its observation and actions)
+            raise ValueError(f"{model_path}: a policy for {game}; the ppo agent plays airships")
+        try:
+            from stable_baselines3.common.save_util import load_from_zip_file
+        except ModuleNotFoundError as exc:  # the model zip holds torch tensors: SB3 reads it
+            from agents.registry import missing_package
+
+            raise missing_package("ppo", exc.name or "stable_baselines3") from exc
 
         data, params, _ = load_from_zip_file(str(model_path), device="cpu")
         if data is None or "policy" not in params:
@@ -85,9 +99,11 @@ class ActorNet:
     def num_players(self) -> int | None:
         """The table size this actor was trained for (from its observation size), or None when
         the size fits no table of this version (an older observation layout)."""
+        from agents.games import DEFAULT_GAME
         from airships_env.observation import observation_size
+        from airships_env.registry import get_game
 
-        for players in (2, 3, 4):
+        for players in get_game(DEFAULT_GAME).player_counts:
             if observation_size(players) == self.observation_size:
                 return players
         return None

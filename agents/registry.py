@@ -141,6 +141,31 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
+#: The extra that installs a package an agent may need (pip's name for the import name).
+EXTRA_OF_PACKAGE: dict[str, str] = {
+    "yaml": "env",
+    "pydantic": "env",
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "ray": "rllib",
+}
+
+
+def missing_package(agent: str, package: str) -> AgentUnavailableError:
+    """The error for an agent whose package is not installed, naming the extra that has it."""
+    package = package.partition(".")[0]  # 'stable_baselines3.common': the package to install
+    extra = EXTRA_OF_PACKAGE.get(package)
+    how = (
+        f": pip install 'airships-env[{extra}]' (in a checkout: pip install -e '.[{extra}]')"
+        if extra is not None
+        else ""
+    )
+    return AgentUnavailableError(
+        f"agent {agent!r} needs the package {package!r}, which is not installed{how}"
+    )
+
+
 def agent_class(name: str, game: GameRef = None) -> type:
     """The class an agent name builds (a name of the game's agents, :func:`agents_for`, or a
     dotted ``module.Class`` path)."""
@@ -164,10 +189,7 @@ def agent_class(name: str, game: GameRef = None) -> type:
                 f"agent {name!r} lives in module {module_name}, which does not exist "
                 f"(yet) in this installation"
             ) from exc
-        raise AgentUnavailableError(
-            f"agent {name!r} needs the package {missing!r}, which is not installed "
-            f"(for 'ppo': pip install -e '.[train]')"
-        ) from exc
+        raise missing_package(name, missing) from exc
     try:
         cls = getattr(module, attribute)
     except AttributeError as exc:
@@ -257,7 +279,8 @@ def make_agent(
     ``game`` (a Game or a registered name) picks the names: the game's own bots shadow the
     generic ones (:func:`agents_for`); constructors that take ``game`` get the Game object.
     Without it, Airships' names, as always. Raises ValueError for an unknown name or option
-    (listing the valid ones) and :class:`AgentUnavailableError` when the agent's module cannot
+    (listing the valid ones) or a constructor that refuses its options (a model file that
+    cannot be read included) and :class:`AgentUnavailableError` when the agent's module cannot
     be imported. With ``num_players``, also checks that the agent can play at that table
     (:func:`check_fit`).
     """
@@ -281,7 +304,9 @@ def make_agent(
         options["game"] = resolve_game(game)
     try:
         agent = cls(**options)
-    except (TypeError, ValueError) as exc:
+    except ModuleNotFoundError as exc:  # a package imported when the agent is built
+        raise missing_package(name, exc.name or "?") from exc
+    except (TypeError, ValueError, OSError) as exc:  # OSError: a model file that is not there
         if str(exc).startswith(f"agent spec {spec!r}"):
             raise
         raise ValueError(f"agent spec {spec!r}: {exc}") from exc

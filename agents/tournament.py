@@ -12,8 +12,9 @@ Formats:
 
 Ratings: OpenSkill's Plackett-Luce model (default; made for rankings of 3-4 players), or
 another OpenSkill model, or TrueSkill when the ``trueskill`` package is installed. Each game is
-one ranking of its seats by place (score, then airships, E3; equal places are ties, so a
-shared win is a tie for first). These models update online, one game at a time, so one pass
+one ranking of its seats by place (the game's outcome ranks; Airships: score, then airships,
+E3; equal places are ties, so a shared win is a tie for first). The config names its game
+(``game:``, default airships) and its ``players`` must be one of that game's player counts. These models update online, one game at a time, so one pass
 depends on the order of the games (with a few dozen games per agent, enough to swap close
 agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
 and seeded shuffles of it; ``mu`` is the mean over the orders and ``sigma`` combines the mean
@@ -45,15 +46,18 @@ from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr, model_
 from agents.arena import (
     MAX_STEPS,
     SEATINGS,
+    Executor,
     GameSpec,
     deal_seed,
     round_up_games,
     run_schedule,
     seat_arrangements,
 )
+from agents.games import DEFAULT_GAME, counts_text
 from agents.registry import AgentUnavailableError, make_agent, parse_spec
 from agents.stats import Summary, error_lines, fmt_ms, print_table, summarize
 from airships_env.configfile import ConfigError, Count, Strict, read_mapping, validate_config
+from airships_env.registry import games, get_game
 
 FORMATS = ("round_robin", "pool")
 RATING_MODELS = {
@@ -101,6 +105,12 @@ def _one_of(options: Sequence[str]) -> Any:
     return AfterValidator(check)
 
 
+def _registered_game(value: str) -> str:
+    if value not in games():
+        raise ValueError(f"one of the registered games ({', '.join(games())})")
+    return value
+
+
 class AgentEntry(Strict):
     """One agent of the pool: its display name, its spec, and whether it may be left out."""
 
@@ -124,7 +134,9 @@ class TournamentConfig(Strict):
     """A validated tournament configuration (see ``configs/tournament.yaml``)."""
 
     agents: list[Annotated[AgentEntry, BeforeValidator(_agent_entry)]]
-    players: Annotated[Count, Field(ge=2, le=4)] = 2
+    # The game played (a registered name); a config without one is an Airships tournament.
+    game: Annotated[str, AfterValidator(_registered_game)] = DEFAULT_GAME
+    players: Annotated[Count, Field(ge=1)] = 2  # one of the game's player counts
     format: Annotated[str, _one_of(FORMATS)] = "round_robin"
     games: Annotated[Count, Field(ge=1)] = 20
     paired: bool = True
@@ -156,6 +168,7 @@ class TournamentConfig(Strict):
         """What the results file records and a resumed run must match."""
         return {
             "kind": "tournament",
+            "game": self.game,
             "agents": agent_specs,
             "players": self.players,
             "format": self.format,
@@ -173,6 +186,12 @@ def config_from_dict(data: Any, source: str = "<config>") -> TournamentConfig:
     and the key."""
     config = validate_config(data, TournamentConfig, source)
     config._source = source
+    counts = get_game(config.game).player_counts
+    if config.players not in counts:
+        raise ConfigError(
+            f"{source}: players: expected {counts_text(counts)} (the player counts of "
+            f"{config.game}), found {config.players}"
+        )
     names = [entry.name for entry in config.agents]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -205,7 +224,7 @@ def available_agents(config: TournamentConfig) -> tuple[dict[str, str], list[str
     notes: list[str] = []
     for entry in config.agents:
         try:
-            make_agent(entry.spec, num_players=config.players)
+            make_agent(entry.spec, num_players=config.players, game=config.game)
         except (AgentUnavailableError, OSError, ValueError) as exc:
             if not entry.optional:
                 raise ValueError(
@@ -397,6 +416,7 @@ class TournamentResult:
             )
         return {
             "name": self.config.name,
+            "game": self.config.game,
             "players": self.config.players,
             "format": self.config.format,
             "rating": self.config.rating,
@@ -438,6 +458,11 @@ def run_tournament(
     if restart and results_path.exists():
         results_path.unlink()
     schedule = tournament_schedule(names, config)
+    executor: Executor | None = None
+    if config.ray is not None:  # the config's cluster (the rllib extra); else play here
+        from agents.rllib.arena import RayExecutor
+
+        executor = RayExecutor(config.ray)
     records = run_schedule(
         schedule,
         agent_specs,
@@ -448,7 +473,8 @@ def run_tournament(
         max_steps=config.max_steps,
         progress=progress,
         description=config.name,
-        ray_address=config.ray,
+        executor=executor,
+        game=config.game,
     )
     ratings = rate_games(records, names, config.rating)
     summary = summarize(records, names)

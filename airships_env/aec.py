@@ -16,10 +16,13 @@ Rewards arrive once, when the game ends, to every agent (see :func:`game_rewards
 ``reward="win"`` gives each winner ``+1/k`` (``k`` winners share the win, E3) and each other
 player ``-1``; ``reward="score"`` gives (own score - best opponent score) / 20.
 
-Illegal actions: ``illegal_action="raise"`` raises the engine's ``IllegalActionError`` (its
-message names the action and lists the legal ones); ``illegal_action="penalize"`` ends the game
-for everyone, with -1 for the offender and 0 for the others (as PettingZoo's
-TerminateIllegalWrapper), and records the error in ``infos[offender]["illegal_action"]``.
+Illegal actions: a value that is no action at all (not an integer index, NaN, outside 0..82:
+what ``Discrete(83)`` does not contain) always raises the engine's ``ActionSpaceError``, a bug
+in the caller. An action of the space that the mask forbids follows ``illegal_action``:
+``"raise"`` raises the engine's ``IllegalActionError`` (its message names the action and lists
+the legal ones); ``"penalize"`` ends the game for everyone, with -1 for the offender and 0 for
+the others (as PettingZoo's TerminateIllegalWrapper), and records the error in
+``infos[offender]["illegal_action"]``.
 
 ``max_turns`` truncates the game (every agent truncated, rewards 0) once that many engine turns
 were played; by default there is no limit: the engine's games always end (E1, stalemate E4).
@@ -61,6 +64,7 @@ from pettingzoo.utils import wrappers
 from airships_env.engine import (
     NUM_ACTIONS,
     ActionRecord,
+    ActionSpaceError,
     GameState,
     IllegalActionError,
     RulesOptions,
@@ -310,7 +314,7 @@ class raw_env(AECEnv):
         try:
             record = game.apply_action(action)
         except IllegalActionError as error:
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise" or isinstance(error, ActionSpaceError):
                 raise
             self._penalize(agent, action, error)
             return

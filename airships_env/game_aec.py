@@ -20,6 +20,8 @@ Illegal actions: this environment checks every action against the legal ones bef
 sees it. ``illegal_action="raise"`` raises :class:`~airships_env.protocol.IllegalActionError`
 (the action and the legal ones, with their names); ``"penalize"`` ends the game with -1 for the
 offender and 0 for the others, and records the error in ``infos[offender]["illegal_action"]``.
+A value that is no action at all (not an integer, or outside the table) always raises
+:class:`~airships_env.protocol.ActionSpaceError`: it is a bug in the caller, not a move.
 
 ``max_turns`` truncates the game (every agent truncated, rewards 0) after that many actions (the
 protocol has no turns of its own: here a turn is one action).
@@ -39,7 +41,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from airships_env.protocol import Game, IllegalActionError, Outcome, as_action_index
+from airships_env.protocol import (
+    ActionSpaceError,
+    Game,
+    IllegalActionError,
+    Outcome,
+    as_action_index,
+    not_an_action_reason,
+)
 from airships_env.registry import pettingzoo_name, resolve_game
 
 __all__ = [
@@ -239,7 +248,8 @@ class GameAEC(AECEnv):
         index = as_action_index(action)
         if index is None or index not in self._legal:
             error = self._illegal(action, index)
-            if self.illegal_action == "raise":
+            # a value outside the action space is a bug in the caller: never penalized
+            if self.illegal_action == "raise" or isinstance(error, ActionSpaceError):
                 raise error
             self._penalize(agent, action, index, error)
             return
@@ -262,15 +272,15 @@ class GameAEC(AECEnv):
             self.render()
 
     def _illegal(self, action: Any, index: int | None) -> IllegalActionError:
-        """The error for an action that is not legal now."""
-        if index is None:
-            why = f"an action is an integer index, got {type(action).__name__}"
-        elif not 0 <= index < self.num_actions:
-            why = f"no action has index {index} (0..{self.num_actions - 1})"
-        else:
-            why = f"'{self.game.action_name(index)}' is not allowed now"
+        """The error for an action that is not legal now: an :class:`ActionSpaceError` for a
+        value that is no action at all (not an integer index, or outside the table)."""
         names = [self.game.action_name(a) for a in self._legal]
-        return IllegalActionError(action if index is None else index, "", self._legal, names, why)
+        shown = action if index is None else index
+        space = not_an_action_reason(action, self.num_actions)
+        if space is not None:
+            return ActionSpaceError(shown, "", self._legal, names, space)
+        why = f"'{self.game.action_name(index or 0)}' is not allowed now"
+        return IllegalActionError(shown, "", self._legal, names, why)
 
     def _penalize(
         self, agent: str, action: Any, index: int | None, error: IllegalActionError

@@ -42,12 +42,14 @@ import numpy as np
 
 __all__ = [
     "ActionRecord",
+    "ActionSpaceError",
     "Game",
     "GameState",
     "IllegalActionError",
     "Outcome",
     "Presenter",
     "as_action_index",
+    "not_an_action_reason",
     "ranks_from",
 ]
 
@@ -73,6 +75,22 @@ def as_action_index(action: object) -> int | None:
     return None
 
 
+def not_an_action_reason(action: object, num_actions: int) -> str | None:
+    """Why a value is not an action of a ``num_actions``-action space (None when it is one)."""
+    index = as_action_index(action)
+    if index is None:
+        if isinstance(action, np.ndarray):
+            kind = f"an array of {action.dtype} with shape {action.shape}"
+        else:
+            shown = repr(action)
+            shown = shown if len(shown) <= 40 else shown[:37] + "..."
+            kind = f"{shown} of type {type(action).__name__}"
+        return f"an action is an integer index, got {kind}"
+    if not 0 <= index < num_actions:
+        return f"no action has index {index} (0..{num_actions - 1})"
+    return None
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state (python-chess's IllegalMoveError);
     every game raises this one class. ``phase``: the game's name for the situation, or ''."""
@@ -85,6 +103,14 @@ class IllegalActionError(ValueError):
         listed = ", ".join(f"{a} ({n})" for a, n in zip(legal, names, strict=True))
         where = f" in phase '{phase}'" if phase else ""
         super().__init__(f"illegal action {action!r}{where}: {why}. Legal actions: {listed}")
+
+
+class ActionSpaceError(IllegalActionError):
+    """A value that is no action at all (not an integer index, or outside the action table).
+
+    Unlike an action the rules forbid now, this is a bug in the caller: the environments
+    raise it whatever their ``illegal_action`` option says.
+    """
 
 
 @dataclass(frozen=True, slots=True)

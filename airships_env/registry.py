@@ -41,6 +41,7 @@ __all__ = [
 _TARGETS: dict[str, str] = {
     "airships": "airships_env.games.airships:GAME",
     # "clockwork": "airships_env.games.clockwork:GAME",  (added by the Clockwork City work)
+    "nippon": "airships_env.games.nippon:GAME",
 }
 
 _LOADED: dict[str, Game] = {}

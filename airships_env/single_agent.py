@@ -21,10 +21,13 @@ learner's seat (``seat="random"``) from the environment's own ``np_random``.
 
 Actions: every integer-like value the action space accepts is an action: a Python int, a numpy
 integer, or the 0-d integer array that ``MaskablePPO.predict`` returns (converted in one place,
-:func:`airships_env.engine.as_action_index`). Illegal actions: by default
-(``illegal_action="penalize"``) an illegal action ends the episode with reward -1 and
-``info["illegal_action"]`` set, and the first one of an environment warns (a silent -1 hides a
-bug); ``"raise"`` raises the engine's ``IllegalActionError``.
+:func:`airships_env.engine.as_action_index`). A value the action space does not
+contain (a float, NaN, a string, an index outside 0..82) raises the engine's
+``ActionSpaceError`` whatever ``illegal_action`` says: it is a bug in the policy, not a move
+that loses. Masked actions: by default (``illegal_action="penalize"``) an action of the space
+that the mask forbids ends the episode with reward -1 and ``info["illegal_action"]`` set, and
+the first one of an environment warns (a silent -1 hides a bug); ``"raise"`` raises the
+engine's ``IllegalActionError``.
 
 The environment pickles with its whole state (the game, the generators, the opponents), so it
 works with ``SubprocVecEnv`` and ``copy.deepcopy``.

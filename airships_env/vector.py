@@ -18,7 +18,9 @@ It is usable by sb3-contrib's MaskablePPO directly (``action_masks()``, and ``en
 same reward modes as the AEC environment (:func:`airships_env.aec.game_rewards`), at the end of
 each game; an ended game's ``info`` holds ``terminal_observation``, ``TimeLimit.truncated``,
 ``scores``, ``winners`` and ``seat`` (the learner's), and the game restarts at once (auto-reset).
-Seeds: see :mod:`airships_env.native.batch` (slot ``i``'s games do not depend on ``num_envs``).
+Seeds: see :mod:`airships_env.native.batch` (slot ``i``'s games do not depend on ``num_envs``);
+``seed(s)`` then ``reset()`` starts the games afresh, as a VecEnv made with ``seed=s`` would
+(opponents queued or external policies added since construction are forgotten).
 Opponents for the next episode of chosen games can be queued with :meth:`queue_opponents` (a
 league draws them game by game).
 
@@ -48,7 +50,13 @@ except ImportError as error:  # pragma: no cover - the train extra is not instal
     ) from error
 
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
-from airships_env.engine import NUM_ACTIONS, RulesOptions
+from airships_env.engine import (
+    ACTION_NAMES,
+    NUM_ACTIONS,
+    ActionSpaceError,
+    RulesOptions,
+    not_an_action_reason,
+)
 from airships_env.native.batch import BOTS, EXTERNAL, LEARNER, NativeBatch, Opponent
 from airships_env.observation import observation_high
 from airships_env.policy import Decision, Policy
@@ -113,6 +121,15 @@ class AirshipsVecEnv(VecEnv):
             greedy=self._greedy,
             heuristic=self._heuristic,
         )
+        # what a restart (seed(s), then reset()) builds its new batch from
+        self._settings: dict[str, Any] = {
+            "opponents": codes,
+            "learner_seat": seat,
+            "reward": reward,
+            "max_turns": max_turns,
+        }
+        self._constructed_externals = len(self._externals)
+        self._pending_seed: int | None = None
         self.num_players = num_players
         observation_space = spaces.Box(
             low=0.0,
@@ -183,8 +200,32 @@ class AirshipsVecEnv(VecEnv):
         return tuple(self._externals)
 
     # -- the VecEnv API -------------------------------------------------------------------------
+    def _restart(self, seed: int) -> None:
+        """New games from ``seed``: a new batch with the constructor's settings and opponents
+        (the same cards, rules and bot configurations as the current one)."""
+        old = self.batch
+        self.batch = NativeBatch(
+            self.num_envs,
+            self.num_players,
+            seed=seed,
+            cards=old.cards,
+            options=old.options,
+            greedy=old.greedy,
+            heuristic=old.heuristic,
+            **self._settings,
+        )
+        del self._externals[self._constructed_externals :]
+
+    def _apply_seed(self) -> None:
+        """Restart from the seed given to :meth:`seed`, if one is waiting."""
+        if self._pending_seed is not None:
+            seed, self._pending_seed = self._pending_seed, None
+            self._restart(seed)
+
     def reset(self) -> VecEnvObs:
-        """Start a new game in every slot (its next episode of the documented seed stream)."""
+        """Start a new game in every slot (its next episode of the documented seed stream; after
+        :meth:`seed`, the first episodes of the new seed)."""
+        self._apply_seed()
         self.batch.reset()
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=bool)
@@ -193,11 +234,36 @@ class AirshipsVecEnv(VecEnv):
         return self.batch.obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Store the learner's actions."""
-        values = np.asarray(actions).reshape(self.num_envs)
-        if not np.issubdtype(values.dtype, np.integer):
-            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
-        self._actions = values  # kept as given (2**32 must not wrap to action 0)
+        """Store the learner's actions (one action index 0..82 per game)."""
+        self._actions[:] = self._checked(actions, np.arange(self.num_envs))
+
+    def _checked(self, actions: Any, games: np.ndarray) -> np.ndarray:
+        """The actions for ``games`` as integers; raises ActionSpaceError naming the first game
+        whose value is no action (a float, NaN, out of 0..82), never casting it to one."""
+        values = np.asarray(actions)
+        if values.size != games.size:
+            raise ValueError(f"expected {games.size} actions, got shape {values.shape}")
+        values = values.reshape(games.size)
+        integers = np.issubdtype(values.dtype, np.integer) and not np.issubdtype(
+            values.dtype, np.bool_
+        )
+        bad = (
+            np.arange(games.size)
+            if not integers
+            else np.flatnonzero((values < 0) | (values >= NUM_ACTIONS))
+        )
+        if bad.size:
+            k = int(bad[0])
+            game = int(games[k])
+            legal = np.flatnonzero(self.batch.masks[game]).tolist()
+            raise ActionSpaceError(
+                values[k].item(),
+                f"game {game}",
+                legal,
+                [ACTION_NAMES[a] for a in legal],
+                not_an_action_reason(values[k]) or "not an action index",
+            )
+        return values
 
     def step_wait(self) -> VecEnvStepReturn:
         """One learner step in every game; opponents play until each learner acts again."""
@@ -254,11 +320,11 @@ class AirshipsVecEnv(VecEnv):
     def _act(self, policy: Policy, games: np.ndarray) -> np.ndarray:
         act_batch = getattr(policy, "act_batch", None)
         if act_batch is not None:
-            return np.asarray(act_batch(self.batch.obs[games], self.batch.masks[games]))
+            return self._checked(act_batch(self.batch.obs[games], self.batch.masks[games]), games)
         chosen = np.empty(len(games), dtype=np.int32)
         for k, i in enumerate(games):
             decision = Decision.from_state(self.batch.game_state(int(i)))
-            chosen[k] = policy.act(decision)
+            chosen[k] = self._checked(policy.act(decision), games[k : k + 1])[0]
         return chosen
 
     def action_masks(self) -> np.ndarray:
@@ -302,8 +368,14 @@ class AirshipsVecEnv(VecEnv):
         return [False] * len(list(self._get_indices(indices)))
 
     def seed(self, seed: int | None = None) -> list[int | None]:
-        """Seeds are given at construction (see airships_env.native.batch)."""
-        return [None] * self.num_envs
+        """The next :meth:`reset` starts new games from ``seed`` (a whole number >= 0), as a
+        VecEnv constructed with it would; None changes nothing."""
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        self._pending_seed = int(seed)
+        return [int(seed)] * self.num_envs
 
     def __repr__(self) -> str:
         opponents = [code for code in self.batch.next_opponents[0]]

@@ -22,9 +22,17 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS, round_up_games, run_arena
-from agents.cli.common import add_ray_argument, non_negative_int, report_errored_games
+from agents.cli.common import (
+    add_game_argument,
+    add_ray_argument,
+    non_negative_int,
+    ray_executor,
+    report_errored_games,
+)
+from agents.games import counts_text
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
+from airships_env.registry import get_game
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -41,11 +49,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         required=True,
         help="comma-separated agent specs, one per seat (may be repeated)",
     )
+    add_game_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
         default=None,
-        help="players per game, 2-4 (default: the number of agents)",
+        help="players per game, one of the game's player counts (Airships: 2-4; default: the "
+        "number of agents)",
     )
     parser.add_argument(
         "--games",
@@ -116,10 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         print("arena: --games must be at least 1", file=sys.stderr)
         return 2
-    if players in (2, 3, 4):
-        games = round_up_games(args.games, players, args.seating)
-        if games != args.games:
-            print(f"arena: playing {games} games (whole seat rotations)", file=sys.stderr)
+    counts = get_game(args.game).player_counts
+    if players not in counts:
+        print(
+            f"arena: {args.game} is played by {counts_text(counts)} players, got {players} "
+            f"(give one agent per seat; repeat an agent to fill seats)",
+            file=sys.stderr,
+        )
+        return 2
+    games = round_up_games(args.games, players, args.seating)
+    if games != args.games:
+        print(f"arena: playing {games} games (whole seat rotations)", file=sys.stderr)
     try:
         run = run_arena(
             specs,
@@ -131,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             out=args.out,
             save_logs=args.save_logs,
             progress=not args.no_progress,
-            ray_address=args.ray,
+            executor=ray_executor(args.ray),
+            game=args.game,
         )
     except (ValueError, RuntimeError, AgentUnavailableError) as exc:
         print(f"arena: {exc}", file=sys.stderr)

@@ -35,8 +35,10 @@ from typing import Any
 
 import numpy as np
 
+from agents.cli.common import add_game_argument
 from airships_env.engine import new_game
 from airships_env.engine.dice import uniform_below
+from airships_env.registry import get_game
 
 SECTIONS = ("engine", "env", "heuristic", "vecenv", "bots")
 
@@ -53,13 +55,16 @@ def _timed(run: Callable[[], int], seconds: float) -> float:
 
 
 # -- engine ----------------------------------------------------------------------------------
-def python_engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
-    """Random legal games with the Python engine for about ``seconds`` of CPU time."""
+def python_engine_rate(
+    num_players: int, seconds: float, seed: int = 0, game: str = "airships"
+) -> dict[str, float]:
+    """Random legal games with the game's Python engine for about ``seconds`` of CPU time."""
+    rules = get_game(game)
     chooser = np.random.default_rng(seed + 10_000)
     counts = {"games": 0, "decisions": 0}
 
     def one_game() -> int:
-        state = new_game(num_players, seed=seed + counts["games"])
+        state = rules.new_state(num_players, seed=seed + counts["games"])
         made = 0
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -256,6 +261,24 @@ def _row(label: str, native: float, python: float) -> None:
     print(f"  {label:<28} {native:>14,.0f} {python:>14,.0f} {_ratio(native, python)}")
 
 
+def _bench_game_engine(game: str, seconds: float, as_json: bool) -> int:
+    """Random legal games of any registered game through its Python engine (the protocol)."""
+    out = sys.stderr if as_json else sys.stdout
+    figures: dict[str, Any] = {"game": game}
+    print(f"{game}: engine alone, random legal play, Python engine (one core)", file=out)
+    for players in get_game(game).player_counts:
+        rate = python_engine_rate(players, seconds, game=game)
+        figures[f"engine_{players}p"] = {"python": rate}
+        print(
+            f"  {players} players {rate['decisions_per_s']:>14,.0f} decisions/s "
+            f"{rate['games_per_s']:>10,.1f} games/s",
+            file=out,
+        )
+    if as_json:
+        print(json.dumps(figures, separators=(",", ":")))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen sections and print their figures."""
     from airships_env import native
@@ -272,11 +295,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print one JSON line at the end (the tables go to stderr)",
     )
+    add_game_argument(parser)
     args = parser.parse_args(argv)
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:
         parser.error(f"unknown section(s) {unknown}; choose among {', '.join(SECTIONS)}")
+    if args.game != "airships":  # the other sections measure Airships' own envs, core and bots
+        if chosen != ["engine"]:
+            parser.error(
+                f"--game {args.game}: only the engine section measures other games (give "
+                f"--only engine); {', '.join(s for s in SECTIONS if s != 'engine')} are "
+                f"Airships' own"
+            )
+        return _bench_game_engine(args.game, args.seconds, args.json)
     needs_native = set(chosen) & {"engine", "env", "heuristic", "vecenv"}
     if needs_native and not native.available():
         parser.error("the native core is not built (pip install -e . builds it)")
@@ -289,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         if "engine" in chosen:
             print("engine alone, random legal play, decisions per second (one core)")
             print(header)
-            for players in (2, 3, 4):
+            for players in get_game("airships").player_counts:
                 fast = native_engine_rate(players, seconds)
                 slow = python_engine_rate(players, seconds)
                 figures[f"engine_{players}p"] = {"native": fast, "python": slow}

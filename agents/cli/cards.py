@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agents.cli.common import CLIError, add_no_color, make_console
 from airships_env.engine import CardDataError, CardSet, load_cards
 from airships_env.engine.cards import BONUS_COLOURS, COLOURS, DEPARTMENTS, DiceCounts
+from airships_env.engine.text import effect_text as plain_effect_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from rich.text import Text
 
 DESCRIPTION = """\
 Print the card set (the default one, or the card file PATH) as tables: the expansions by
@@ -110,7 +113,7 @@ def card_set_dict(cards: CardSet) -> dict[str, Any]:
                 "cost": _dice(e.cost),
                 "target": e.target,
                 "stars": e.stars,
-                "effect": e.effect_text(),
+                "effect": plain_effect_text(e),
                 "dice": _dice(e.dice),
                 "chips": e.chips,
                 "fixed_die": None
@@ -160,6 +163,27 @@ def card_set_dict(cards: CardSet) -> dict[str, Any]:
     }
 
 
+def _source_code(source: str) -> str:
+    """The source's code, its first word: 'S' (a public source) or 'R' (reconstructed)."""
+    return source.split(maxsplit=1)[0] if source.strip() else ""
+
+
+def _source_notes(sources: Sequence[tuple[str, str]]) -> list[Text]:
+    """'sources: financier-11 S cost, target (...); ...' for the cards whose source says more
+    than its code: plain text under a table, wrapped between words at any width (a table
+    column for it was squeezed to a few characters at 80 columns and broke words)."""
+    from rich.text import Text
+
+    detailed = [
+        (card, source) for card, source in sources if source.strip() != _source_code(source)
+    ]
+    if not detailed:
+        return []
+    text = Text("sources: ", "dim")
+    text.append("; ".join(f"{card} {source}" for card, source in detailed))
+    return [text]
+
+
 def card_tables(cards: CardSet) -> list[RenderableType]:
     """The card set as rich tables: expansions by department, airships by tier, Hindenburg."""
     from rich.table import Table
@@ -178,6 +202,11 @@ def card_tables(cards: CardSet) -> list[RenderableType]:
         cost_text(cards.entrepreneur_side_2)
     )
     head.append("   (W/R/B = white/red/black dice; <n> = a fixed die)", "dim")
+    head.append(
+        "\nsource: S = a public source (the words after S say which values), "
+        "R = reconstructed (docs/CARDS.md)",
+        "dim",
+    )
     out: list[RenderableType] = [head]
     era_names = {0: "starter", 1: "1", 2: "2"}
     for department, name in enumerate(DEPARTMENTS):
@@ -191,21 +220,21 @@ def card_tables(cards: CardSet) -> list[RenderableType]:
             table.add_column(
                 column,
                 justify="right" if column in ("target", "stars") else "left",
-                no_wrap=column != "source",
-                overflow="fold" if column == "source" else "ellipsis",
+                no_wrap=True,
             )
-        for e in cards.expansions:
-            if e.department == department:
-                table.add_row(
-                    Text(e.id, DEPARTMENT_STYLES[department]),
-                    era_names[e.era],
-                    cost_text(e.cost),
-                    str(e.target),
-                    effect_text(e),
-                    stars_text(e.stars),
-                    e.source,
-                )
+        rows = [e for e in cards.expansions if e.department == department]
+        for e in rows:
+            table.add_row(
+                Text(e.id, DEPARTMENT_STYLES[department]),
+                era_names[e.era],
+                cost_text(e.cost),
+                str(e.target),
+                effect_text(e),
+                stars_text(e.stars),
+                _source_code(e.source),
+            )
         out.append(table)
+        out.extend(_source_notes([(e.id, e.source) for e in rows]))
     table = Table(
         title="Airships (tier 1 on top of each stack, tier 3 at the bottom)",
         title_style="bold",
@@ -223,10 +252,11 @@ def card_tables(cards: CardSet) -> list[RenderableType]:
             cost_text(a.cost),
             str(a.target),
             stars_text(a.stars),
-            a.source,
+            _source_code(a.source),
             end_section=last_of_tier,
         )
     out.append(table)
+    out.extend(_source_notes([(a.id, a.source) for a in by_tier]))
     table = Table(
         title="Hindenburg phases (points: low, or high once all four are built)",
         title_style="bold",
@@ -243,7 +273,8 @@ def card_tables(cards: CardSet) -> list[RenderableType]:
             str(h.target),
             str(h.low),
             str(h.high),
-            h.source,
+            _source_code(h.source),
         )
     out.append(table)
+    out.extend(_source_notes([(h.id, h.source) for h in cards.hindenburg]))
     return out

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from agents.executors import Executor
     from airships_env.policy import Policy
 
 PROG = "airships"
@@ -142,6 +143,14 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1 (counts of games)."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
+    return value
+
+
 def meta_agents(meta: dict[str, Any], num_players: int) -> list[str] | None:
     """The per-seat agent names a log's header records, if it records them."""
     agents = meta.get("agents")
@@ -198,6 +207,39 @@ def add_forwarding_parser(subparsers: Any, name: str, target: str, summary: str)
     parser.set_defaults(forward_target=target)
 
 
+def game_argument(text: str) -> str:
+    """``--game NAME``: a registered game (else an error listing the registered games)."""
+    from airships_env.registry import games
+
+    if text not in games():
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; registered games: {', '.join(games())}"
+        )
+    return text
+
+
+def add_game_argument(parser: argparse.ArgumentParser, default: str | None = "airships") -> None:
+    """``--game NAME``: the game played (a registered name; ``airships`` by default)."""
+    parser.add_argument(
+        "--game",
+        type=game_argument,
+        default=default,
+        metavar="NAME",
+        help="the game: a registered name (airships_env.games(); default "
+        + (f"{default})" if default is not None else "the file's, else airships)"),
+    )
+
+
+def require_tool(command: str, game: str, tool: str, games_with_it: Sequence[str]) -> None:
+    """A clear error when ``game`` lacks a tool the command needs (e.g. a terminal table, a
+    trained policy, a native core): names the game, the tool and the games that have it."""
+    if game not in games_with_it:
+        raise UsageError(
+            f"{command}: {game} has no {tool} yet; the games with one: "
+            f"{', '.join(games_with_it) or 'none'}"
+        )
+
+
 def add_ray_argument(parser: argparse.ArgumentParser) -> None:
     """``--ray [ADDRESS]``: play the games as tasks on a Ray cluster (arena, tournament)."""
     parser.add_argument(
@@ -209,6 +251,15 @@ def add_ray_argument(parser: argparse.ArgumentParser) -> None:
         help="play the games as tasks on a Ray cluster: ADDRESS, or without one the cluster "
         "RAY_ADDRESS names, else a local one (needs the rllib extra); same records as locally",
     )
+
+
+def ray_executor(address: str | None) -> Executor | None:
+    """The Ray cluster executor for ``--ray ADDRESS`` (None: play here)."""
+    if address is None:
+        return None
+    from agents.rllib.arena import RayExecutor
+
+    return RayExecutor(address)
 
 
 def report_errored_games(command: str, errors: int, out: object) -> int:

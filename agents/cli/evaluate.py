@@ -23,7 +23,8 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS
-from agents.cli.common import non_negative_int, report_errored_games
+from agents.cli.common import add_game_argument, non_negative_int, report_errored_games
+from agents.games import model_game
 from agents.registry import AgentUnavailableError, split_specs
 from agents.stats import print_summary
 from agents.training.evaluate import evaluate_model, model_players
@@ -36,6 +37,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--model", type=Path, required=True, help="MaskablePPO .zip")
+    add_game_argument(parser, default=None)
     parser.add_argument(
         "--opponents",
         action="append",
@@ -103,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         opponents = [spec for text in args.opponents for spec in split_specs(text)]
+        if args.game is not None and args.model.is_file():
+            trained = model_game(args.model)
+            if trained != args.game:
+                raise ValueError(f"--game {args.game}: {args.model} is a policy for {trained}")
         players = args.players if args.players is not None else model_players(args.model)
         evaluation = evaluate_model(
             args.model,

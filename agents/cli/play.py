@@ -29,13 +29,17 @@ from typing import IO, TYPE_CHECKING, Any
 from agents.cli.common import (
     CLIError,
     UsageError,
+    add_game_argument,
     add_no_color,
     make_console,
     make_policy,
     non_negative_int,
     player_labels,
+    require_tool,
     split_agent_specs,
 )
+from agents.games import counts_text
+from agents.registry import AGENTS
 from agents.session import (
     PLAY_TOOL,
     fresh_seed,
@@ -46,7 +50,6 @@ from agents.session import (
     seat_agents,
 )
 from airships_env.engine import (
-    ACTION_NAMES,
     CardDataError,
     GameLog,
     GameState,
@@ -57,9 +60,10 @@ from airships_env.engine import (
     replay,
 )
 from airships_env.engine.log import append_record
+from airships_env.registry import get_game
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
 
     from airships_env.policy import Policy
 
@@ -80,20 +84,23 @@ DESCRIPTION = """\
 Play Airships at the terminal against bots or trained policies.
 
 The table is drawn before each of your decisions (main board, airship stacks, Hindenburg,
-every company); your legal choices are listed with the exact chance of success of each attempt.
-Type the number of a choice (or the start of its name, e.g. 'end' or 'spend'). The game is
+every company); a terminal too short for it gets the compact view (see --compact). Your legal
+choices are listed with the exact chance of success of each attempt. Type the number of a
+choice, or a name it shows ('stack 3', 'airship-L5', 'end', 'spend': the start of one is
+enough when only one choice has it). The game is
 saved after every action; Ctrl-C, end of input or 'q' saves and leaves, and
 'airships play --resume LOG' continues it, with the same seed, seats and opponents.
 """
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   airships play --opponents heuristic,ppo --seat 0 --seed 7
   airships play --opponents random --players 4 --no-color
   airships play --resume games/airships-game-7.jsonl
 
-agents: random, greedy, heuristic, mcts, ppo, with options as name:key=value
-(e.g. mcts:sims=400); a list's key=value pieces belong to the agent before them.
+agents: {", ".join(AGENTS)}, with options as name:key=value
+(e.g. mcts:sims=400, ismcts:ms=200, rllib:path=FILE); a list's key=value pieces belong to the
+agent before them.
 
 dice notation: [4] rolled and counted in the total; (4) rolled, not counted (only the
 best dice of each colour the cost asks for count); R<5> a fixed die (Engineer), never
@@ -101,7 +108,8 @@ rolled; 2W+1R: 2 white and 1 red dice.
 
 --compact fits an 80x24 terminal: instead of the whole table before each choice, one
 line per company, the moves since your last choice and your choices with their odds
-('t' at the prompt shows the whole table).
+('t' at the prompt shows the whole table). A terminal shorter than the whole table and the
+choices gets this view without --compact.
 
 errors (one line, exit status 2):
   --opponents: unknown agent 'NAME'; known agents: ...
@@ -133,11 +141,13 @@ def add_parser(subparsers: Any) -> None:
         help=f"comma-separated agent specs, one per other seat, repeated to "
         f"fill the seats (default: {DEFAULT_OPPONENTS})",
     )
+    add_game_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
         default=None,
-        help="players, 2-4 (default: 1 + the number of opponents)",
+        help="players, one of the game's counts (Airships: 2-4; default: 1 + the number of "
+        "opponents)",
     )
     parser.add_argument(
         "--seat", type=int, default=0, help="your seat, 0-based; seat 0 starts (default 0)"
@@ -180,8 +190,13 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+#: The games the terminal table is drawn for (agents/cli/tableview.py is Airships').
+TERMINAL_GAMES = ("airships",)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play one game (new or resumed) and return the exit status."""
+    require_tool("play", args.game, "terminal table", TERMINAL_GAMES)
     if args.resume is not None:
         given = [
             flag
@@ -222,12 +237,18 @@ def new_session(args: argparse.Namespace) -> PlaySession:
     except ValueError as exc:
         raise UsageError(f"--opponents: {exc}") from exc
     num_players = args.players if args.players is not None else 1 + len(opponents)
-    if not 2 <= num_players <= 4:
-        raise UsageError(f"--players must be 2 to 4, got {num_players}")
+    counts = get_game(args.game).player_counts
+    if args.players is None and num_players > max(counts):
+        raise UsageError(
+            f"--opponents: {len(opponents)} opponents make {num_players} players; {args.game} is "
+            f"played by {counts_text(counts)}, so give at most {max(counts) - 1} opponents"
+        )
+    if num_players not in counts:
+        raise UsageError(f"--players must be {counts_text(counts)}, got {num_players}")
     if len(opponents) > num_players - 1:
         raise UsageError(
             f"{len(opponents)} opponents do not fit {num_players - 1} other "
-            f"seat(s); give --players {min(len(opponents) + 1, 4)} or fewer "
+            f"seat(s); give --players {min(len(opponents) + 1, max(counts))} or fewer "
             f"opponents"
         )
     seat = args.seat
@@ -343,6 +364,7 @@ class PlaySession:
         self.resumed = resumed
         self.labels = player_labels(agents, state.num_players, human)
         self.compact = False  # --compact: a few lines per choice instead of the whole table
+        self.told_compact = False  # the note on a terminal too short for the whole table
 
     def play(self, console: Console, read_line: Callable[[str], str]) -> int:
         """Play to the end or until the person leaves; the exit status (0 either way)."""
@@ -364,19 +386,21 @@ class PlaySession:
         )
         console.print(Text(DICE_LEGEND, "dim"))
         recap: list[Text] = []
+        view = public_view(state)
+        compact = self.compact or not self.table_fits(console, view, table_view(view, self.labels))
         try:
             while not state.is_terminal():
                 seat = state.current_player
                 if seat == self.human:
                     view = public_view(state)
-                    if self.compact:
+                    full = table_view(view, self.labels, recap, "Since your last choice")
+                    compact = self.compact or not self.table_fits(console, view, full)
+                    if compact:
                         console.print(compact_view(view, self.labels, recap))
                     else:
-                        console.print(
-                            table_view(view, self.labels, recap, "Since your last choice")
-                        )
+                        console.print(full)
                     recap = []
-                    action = ask(console, view, read_line, self.compact, self.labels)
+                    action = ask(console, view, read_line, compact, self.labels)
                 else:
                     action = self.bots[seat].act(Decision.from_state(state))
                 wooden_before = state.wooden_airship
@@ -389,9 +413,9 @@ class PlaySession:
                         ) from exc
                     append_record(self.handle, record)
                 line = narrate(record, self.labels, wooden_before)
-                if not self.compact or seat == self.human:
+                if not compact or seat == self.human:
                     console.print(line)  # compact: the bots' moves come in the next recap
-                if not self.compact or seat != self.human:
+                if not compact or seat != self.human:
                     recap.append(line)
         except (KeyboardInterrupt, _Quit):
             console.print()
@@ -405,6 +429,36 @@ class PlaySession:
             self.handle.close()
         self.finish(console)
         return 0
+
+    def table_fits(self, console: Console, view: GameState, table: RenderableType) -> bool:
+        """Whether ``table`` (the whole table) and the view's choices fit the terminal's
+        height; off a terminal it always fits. The first time it does not, a note says that
+        the compact view follows."""
+        if not console.is_terminal:
+            return True
+        from agents.cli.tableview import choices_view
+
+        options = console.options
+        needed = 1 + sum(  # + the prompt's line
+            len(console.render_lines(part, options, pad=False))
+            for part in (table, choices_view(view, view.legal_actions()))
+        )
+        height = console.size.height
+        if needed <= height:
+            return True
+        if not self.told_compact:
+            self.told_compact = True
+            from rich.text import Text
+
+            console.print(
+                Text(
+                    f"The whole table needs {needed} lines and this terminal has {height}: "
+                    f"showing the compact view ('t' at the prompt shows the whole table; "
+                    f"--compact always does).",
+                    "dim",
+                )
+            )
+        return False
 
     def finish(self, console: Console) -> None:
         """The final table, the scores by part and the winners."""
@@ -435,7 +489,12 @@ def ask(
     With ``compact``, the choices come without spacing and 't' shows the whole table."""
     from rich.text import Text
 
-    from agents.cli.tableview import choices_view, compact_choices_view, table_view
+    from agents.cli.tableview import (
+        choice_names,
+        choices_view,
+        compact_choices_view,
+        table_view,
+    )
 
     show = compact_choices_view if compact else choices_view
     legal = view.legal_actions()
@@ -456,33 +515,47 @@ def ask(
             console.print(table_view(view, labels or [f"P{p}" for p in range(view.num_players)]))
             console.print(show(view, legal))
             continue
-        index, problem = parse_choice(answer, [ACTION_NAMES[a] for a in legal])
+        index, problem = parse_choice(answer, choice_names(view, legal))
         if index is not None:
             return legal[index]
         console.print(Text(f"{problem}. Your choices again:", "bold red"))
         console.print(show(view, legal))
 
 
-def parse_choice(answer: str, names: Sequence[str]) -> tuple[int | None, str]:
-    """The 0-based index an answer picks (a number from 1, or the start of a name), or None
-    and why it is refused."""
+#: How many matching choices an ambiguous answer lists before '...'.
+LISTED_MATCHES = 6
+
+
+def parse_choice(answer: str, names: Sequence[str | Sequence[str]]) -> tuple[int | None, str]:
+    """The 0-based index an answer picks, or None and why it is refused.
+
+    ``names[i]`` is choice ``i``'s name, or all the names it shows (the first one is quoted in
+    messages). An answer is a number from 1, a name, or the start of one (case and spacing do
+    not count); a name typed whole wins over names it only starts. An answer that fits several
+    choices is refused with their numbers and names.
+    """
+    aliases = [(n,) if isinstance(n, str) else tuple(n) for n in names]
     text = answer.strip()
+    count = len(aliases)
     if not text:
-        return None, f"Empty input: type a number from 1 to {len(names)}"
+        return None, f"Empty input: type a number from 1 to {count}"
     if text.lstrip("+-").isdigit():
         number = int(text)
-        if 1 <= number <= len(names):
+        if 1 <= number <= count:
             return number - 1, ""
-        return None, f"{text} is out of range: type a number from 1 to {len(names)}"
-    lowered = text.lower()
-    matches = [i for i, name in enumerate(names) if name.lower().startswith(lowered)]
+        return None, f"{text} is out of range: type a number from 1 to {count}"
+    typed = " ".join(text.lower().split())
+    spelled = [[" ".join(a.lower().split()) for a in choice] for choice in aliases]
+    whole = [i for i, choice in enumerate(spelled) if typed in choice]
+    started = [i for i, choice in enumerate(spelled) if any(a.startswith(typed) for a in choice)]
+    matches = whole or started
     if len(matches) == 1:
         return matches[0], ""
     if matches:
-        return None, (
-            f"'{text}' matches {len(matches)} choices: type its number from 1 to {len(names)}"
-        )
-    return None, f"Unknown choice '{text}': type a number from 1 to {len(names)}"
+        listed = ", ".join(f"{i + 1} ({aliases[i][0]})" for i in matches[:LISTED_MATCHES])
+        more = f" and {len(matches) - LISTED_MATCHES} more" if len(matches) > LISTED_MATCHES else ""
+        return None, f"'{text}' matches {len(matches)} choices: {listed}{more}; type its number"
+    return None, f"Unknown choice '{text}': type a number from 1 to {count}"
 
 
 @contextmanager

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any
 from agents.cli.common import (
     CLIError,
     UsageError,
+    add_game_argument,
     add_no_color,
     make_console,
     meta_agents,
     player_labels,
     positive_float,
+    require_tool,
 )
 from airships_env.engine import ActionRecord, GameLog, GameState, LogError, read_log, replay
 
@@ -95,17 +97,38 @@ def add_parser(subparsers: Any) -> None:
         metavar="CMDS",
         help="step with these commands, separated by ';' (e.g. 'n;n;j 5;e')",
     )
+    add_game_argument(parser, default=None)
     add_no_color(parser)
     parser.set_defaults(func=run)
 
 
+#: The games the replay view is drawn for (the log's header names its game; none: Airships).
+REPLAY_GAMES = ("airships",)
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the log: frames, interactive stepping, or the final position."""
+    if args.game is not None:
+        require_tool("replay", args.game, "replay view", REPLAY_GAMES)
     try:
-        log = read_log(args.log)
+        log = read_log(args.log, torn_end=True)  # a last line cut short by a crash is left out
         final = replay(log)
     except LogError as exc:
         raise UsageError(str(exc)) from exc
+    if log.dropped is not None:
+        from agents.session import saved_settings
+
+        number, text = log.dropped
+        repair = (
+            f" ('airships play --resume {args.log}' repairs the file and continues the game)"
+            if saved_settings(log) is not None
+            else ""
+        )
+        print(
+            f"note: {args.log}: line {number} was cut short by a crash ({len(text)} characters, "
+            f"not a whole record): replaying lines 1 to {number - 1}{repair}",
+            file=sys.stderr,
+        )
     game = ReplayedGame(log, final)
     if args.turn is not None and game.turn_position(args.turn) is None:
         raise UsageError(

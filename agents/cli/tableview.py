@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from airships_env.engine import (
+    ACTION_NAMES,
     CHIP_DECISION,
     END_TURN,
     GAME_OVER,
@@ -43,6 +44,7 @@ from airships_env.engine import (
 from airships_env.engine import text as words
 from airships_env.engine.actions import FIRST_STACK_TARGET, SLOTS_PER_ROW
 from airships_env.engine.cards import COLOURS, DEPARTMENTS, DiceCounts, Expansion
+from airships_env.engine.derived import Pool
 from airships_env.engine.rules import airship_count
 from airships_env.engine.state import EMPTY
 from airships_env.engine.text import COLOUR_LETTERS, STAR, deck_text
@@ -150,7 +152,7 @@ def status_text(state: GameState, labels: Sequence[str]) -> Text:
     text = Text().append(f"Turn {state.turn}", "bold")
     text.append(f"  ·  Era {state.era}  ·  Deck {deck_text(state)}  ·  step {state.step}")
     if state.removed:
-        text.append(f"  ·  {len(state.removed)} expansions out of the game")
+        text.append(f"  ·  {words.removed_text(state)}")
     text.append("\n")
     if state.phase == GAME_OVER:
         text.append("Game over: ", "bold")
@@ -440,10 +442,7 @@ def _choices_view(state: GameState, legal: Sequence[int], title: str | None) -> 
             table.add_row(str(number), other_choice_text(state, action))
             continue
         target = attempt_target(action)
-        choice = short_target_text(target)
-        hand = pool.hands[attempt_variant(action)]
-        if hand is not None and hand.exchange is not None:
-            choice.append(" +exch ").append(exchange_text(hand.exchange))
+        choice = attempt_choice_text(pool, action)
         info = target_card(state, target)
         odds = attempt_odds(state, action)
         if info is None or odds is None:  # not reached for a legal attempt
@@ -462,6 +461,32 @@ def _choices_view(state: GameState, legal: Sequence[int], title: str | None) -> 
             with_chip,
         )
     return table
+
+
+def attempt_choice_text(pool: Pool, action: int) -> Text:
+    """'stack 3', or 'engineer 3 +exch 3W→2R' for an attempt with the Materials exchange."""
+    choice = short_target_text(attempt_target(action))
+    hand = pool.hands[attempt_variant(action)]
+    if hand is not None and hand.exchange is not None:
+        choice.append(" +exch ").append(exchange_text(hand.exchange))
+    return choice
+
+
+def choice_names(state: GameState, legal: Sequence[int]) -> list[tuple[str, ...]]:
+    """The names a person may type for each choice, as the choices view shows them: an
+    attempt's target ('stack 3', with its exchange), its card ('airship-L5') and the action's
+    name; any other choice's name ('end the turn') and its line."""
+    pool = player_pool(state, state.current_player)
+    names: list[tuple[str, ...]] = []
+    for action in legal:
+        if action < NUM_ATTEMPT_ACTIONS:
+            shown = attempt_choice_text(pool, action).plain
+            info = target_card(state, attempt_target(action))
+            card = (info[0],) if info is not None else ()
+            names.append((shown, *card, ACTION_NAMES[action]))
+        else:
+            names.append((ACTION_NAMES[action], other_choice_text(state, action).plain))
+    return names
 
 
 def short_target_text(target: int) -> Text:

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from agents.cli.common import add_ray_argument, non_negative_int
+from agents.cli.common import add_game_argument, add_ray_argument, non_negative_int, positive_int
 from agents.registry import AgentUnavailableError
 from agents.tournament import load_config, print_report, run_tournament
 
@@ -34,7 +34,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=DEFAULT_CONFIG,
         help="tournament YAML (default: the repository's configs/tournament.yaml)",
     )
-    parser.add_argument("--games", type=int, default=None, help="override the config's games")
+    add_game_argument(parser, default=None)
+    parser.add_argument(
+        "--games", type=positive_int, default=None, help="override the config's games (>= 1)"
+    )
     parser.add_argument(
         "--seed", type=non_negative_int, default=None, help="override the config's seed (>= 0)"
     )
@@ -74,7 +77,12 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
         overrides = {
             k: v
-            for k, v in (("games", args.games), ("seed", args.seed), ("ray", args.ray))
+            for k, v in (
+                ("game", args.game),
+                ("games", args.games),
+                ("seed", args.seed),
+                ("ray", args.ray),
+            )
             if v is not None
         }
         if overrides:  # re-validated, so that an override gets the same checks as the file

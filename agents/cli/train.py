@@ -26,6 +26,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from agents.cli.common import add_game_argument
 from agents.training.checkpoint import ResumeError
 from agents.training.config import ConfigError, check_batch, load_config
 from agents.training.train import train
@@ -38,6 +39,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--config", type=Path, required=True, help="YAML training config")
+    add_game_argument(parser, default=None)
     parser.add_argument(
         "--resume", action="store_true", help="continue the run from its last checkpoint"
     )
@@ -97,6 +99,8 @@ def _main_rllib(args: argparse.Namespace) -> int:
 
     try:
         config = load_rllib_config(args.config)
+        if args.game is not None:
+            config = config.replace(game=args.game)
         if args.total_timesteps is not None:
             if args.total_timesteps < 1:
                 raise RLlibConfigError(
@@ -171,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         config = load_config(args.config)
+        if args.game is not None:
+            config = config.replace(game=args.game)
         if args.total_timesteps is not None:
             if args.total_timesteps < 1:
                 raise ConfigError(

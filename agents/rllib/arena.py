@@ -3,18 +3,21 @@
 The schedule, the seeds, the seat rotation and the paired deals are the arena's
 (:mod:`agents.arena`): this module only changes *where* the pending games are played. They go
 out in chunks, one Ray task each (one CPU), and each task plays its games exactly as a local
-worker does: bot-only games whole in the native core, others through
-:class:`~agents.arena.GameRunner`. So the records are the local pool's, game for game (only the
+worker does (:class:`~agents.executors.LocalExecutor` with one worker: bot-only games whole in
+the native core, others in Python). So the records are the local pool's, game for game (only the
 timings differ), and they come back as tasks finish, for the caller to write and resume as
 usual. Agent specs must name files every node can read (a shared disk, or the same path).
+Pass a :class:`RayExecutor` to :func:`agents.arena.run_arena` or :func:`agents.arena.run_schedule`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from agents.arena import GameRunner, GameSpec, _play_native, native_seats
+from agents.executors import LocalExecutor
+from agents.schedule import GameSpec
 
 #: Games per Ray task: enough to hide a task's overhead, few enough to spread a small run.
 CHUNK = 16
@@ -26,13 +29,13 @@ def play_chunk(
     seed: int,
     save_logs: bool,
     max_steps: int,
+    game: str = "airships",
 ) -> list[dict[str, Any]]:
     """Play ``specs`` as a local worker would (the body of one Ray task)."""
-    seats = None if save_logs else native_seats(agent_specs)
-    if seats is not None:
-        return list(_play_native(list(specs), seats, seed, max_steps))
-    runner = GameRunner(agent_specs, seed, save_logs, max_steps)
-    return [runner(spec) for spec in specs]
+    local = LocalExecutor(workers=1)
+    return list(
+        local(specs, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps, game=game)
+    )
 
 
 def play_on_ray(
@@ -44,6 +47,7 @@ def play_on_ray(
     max_steps: int,
     address: str | None,
     chunk: int = CHUNK,
+    game: str = "airships",
 ) -> Iterator[dict[str, Any]]:
     """Records of the pending games, played as Ray tasks, in the order the tasks finish.
 
@@ -57,7 +61,12 @@ def play_on_ray(
         agents_ref = ray.put(dict(agent_specs))
         waiting = [
             task.remote(
-                list(pending[start : start + chunk]), agents_ref, seed, save_logs, max_steps
+                list(pending[start : start + chunk]),
+                agents_ref,
+                seed,
+                save_logs,
+                max_steps,
+                game,
             )
             for start in range(0, len(pending), max(1, chunk))
         ]
@@ -68,3 +77,36 @@ def play_on_ray(
         finally:
             for left in waiting:
                 ray.cancel(left, force=True)
+
+
+@dataclass(frozen=True)
+class RayExecutor:
+    """An arena executor that plays the pending games as tasks on a Ray cluster (``address``:
+    see :func:`play_on_ray`)."""
+
+    address: str | None = "default"
+    chunk: int = CHUNK
+
+    def __call__(
+        self,
+        pending: Sequence[GameSpec],
+        agent_specs: dict[str, str],
+        *,
+        seed: int,
+        save_logs: bool,
+        max_steps: int,
+        game: str = "airships",
+    ) -> Iterator[dict[str, Any]]:
+        """The records of ``pending``, games of ``game``, as the tasks finish."""
+        if not pending:
+            return iter(())
+        return play_on_ray(
+            pending,
+            agent_specs,
+            seed=seed,
+            save_logs=save_logs,
+            max_steps=max_steps,
+            address=self.address,
+            chunk=self.chunk,
+            game=game,
+        )

@@ -26,6 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, PrivateAttr
 
+from agents.games import DEFAULT_GAME
+from agents.training.config import check_game
 from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
 from airships_env.configfile import validate_config as _validate
 
@@ -162,7 +164,8 @@ class RLlibConfig(Strict):
     """One RLlib training run, as read from a YAML file."""
 
     backend: Literal["rllib"] = "rllib"
-    num_players: Annotated[Count, Field(ge=2, le=4)] = 2
+    game: Annotated[str, Field(min_length=1)] = DEFAULT_GAME  # none: Airships
+    num_players: Annotated[Count, Field(ge=1)] = 2  # one of the game's player counts
     seed: NonNegative = 0
     total_timesteps: Positive = 1_000_000  # env steps sampled (every seat's decisions)
     reward: Literal["win", "score"] = "win"
@@ -203,10 +206,13 @@ class RLlibConfig(Strict):
     def fingerprint(self) -> str:
         """Hash of every key that must not change when a run is resumed."""
         data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
+        if data.get("game") == DEFAULT_GAME:  # so runs from before the key resume
+            del data["game"]
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _cross_check(config: RLlibConfig, source: str) -> None:
+    check_game(config.game, {"num_players": config.num_players}, source)
     ppo, league = config.ppo, config.league
     if ppo.minibatch_size > ppo.train_batch_size:
         raise ConfigError(

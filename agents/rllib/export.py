@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.games import DEFAULT_GAME, file_game
 from agents.policy_agent import ActorNet, NetPolicy
 
 FORMAT = "airships-rllib-actor"
@@ -62,8 +63,10 @@ def export_actor(
     activation: str,
     num_players: int,
     metadata: Mapping[str, Any] | None = None,
+    game: str = DEFAULT_GAME,
 ) -> Path:
-    """Write the actor of ``state`` (a module state dict) to ``path`` (``.npz``), atomically."""
+    """Write the actor of ``state`` (a module state dict) to ``path`` (``.npz``), atomically;
+    its header records the ``game`` (a header without one: Airships)."""
     hidden, head = actor_layers(state)
     if activation not in _ACTIVATION_NAMES:
         raise ValueError(f"activation {activation!r}: expected one of {list(_ACTIVATION_NAMES)}")
@@ -74,6 +77,7 @@ def export_actor(
     header = {
         "format": FORMAT,
         "version": VERSION,
+        "game": game,
         "activation": activation,
         "layers": len(hidden),
         "num_players": num_players,
@@ -107,6 +111,9 @@ def load_actor(path: str | os.PathLike[str]) -> ActorNet:
     header = read_header(source)
     if header.get("version") != VERSION:
         raise ValueError(f"{source}: actor version {header.get('version')!r}, this reads {VERSION}")
+    game = file_game(header, str(source))
+    if game != DEFAULT_GAME:  # the rllib agent is Airships' (its observation and actions)
+        raise ValueError(f"{source}: a policy for {game}; the rllib agent plays {DEFAULT_GAME}")
     with np.load(source) as data:
         hidden = [
             (data[f"hidden{i}_weight"], data[f"hidden{i}_bias"]) for i in range(header["layers"])
@@ -120,7 +127,7 @@ def export_checkpoint(
 ) -> Path:
     """Export ``main`` of a training checkpoint (a directory written by
     :mod:`agents.rllib.train`) to ``path`` (default: ``<checkpoint>/main.npz``)."""
-    from agents.rllib.train import read_checkpoint_module
+    from agents.rllib.checkpoint import read_checkpoint_module
 
     source = Path(checkpoint)
     state, info = read_checkpoint_module(source)

@@ -25,38 +25,24 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from agents.rllib.algorithm import algorithm_config, league_weights
+from agents.rllib.checkpoint import (
+    CHECKPOINTS,
+    LEAGUE_FILE,
+    LeagueState,
+    checkpoints,
+    read_league,
+)
+from agents.rllib.checkpoint import read_checkpoint_module as read_checkpoint_module  # old path
 from agents.rllib.config import RLlibConfig
 from agents.rllib.env import MAIN, snapshot_id
 from agents.rllib.errors import ResumeError
-
-LEAGUE_FILE = "league.json"
-CHECKPOINTS = "checkpoints"
-
-
-@dataclass
-class LeagueState:
-    """What a checkpoint adds to RLlib's own state."""
-
-    iteration: int = 0
-    env_steps: int = 0
-    ready: int = 0  # snapshot slots filled
-    next_slot: int = 0
-    snapshots: list[int] = field(default_factory=list)  # iteration of each filled slot
-    fingerprint: str = ""
-    activation: str = "tanh"
-    num_players: int = 2
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """As written to ``league.json``."""
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -71,33 +57,6 @@ class TrainResult:
     evaluations: list[dict[str, Any]]
     node_ids: list[str]
     interrupted: bool = False
-
-
-def checkpoints(run_dir: Path) -> list[Path]:
-    """The complete checkpoints of a run, oldest first."""
-    root = run_dir / CHECKPOINTS
-    if not root.is_dir():
-        return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and (p / LEAGUE_FILE).is_file())
-
-
-def read_league(checkpoint: Path) -> LeagueState:
-    """The league state saved beside an RLlib checkpoint."""
-    data = json.loads((checkpoint / LEAGUE_FILE).read_text(encoding="utf-8"))
-    return LeagueState(**data)
-
-
-def read_checkpoint_module(checkpoint: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``main``'s state dict in a checkpoint and the league info (needs ray)."""
-    league = read_league(checkpoint)
-    exported = checkpoint / "main.npz"
-    module_dir = checkpoint / "learner_group" / "learner" / "rl_module" / MAIN
-    if not module_dir.is_dir():
-        raise ValueError(f"{checkpoint}: no {MAIN} module in this checkpoint ({exported} missing)")
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
-    module = RLModule.from_checkpoint(module_dir)
-    return dict(module.state_dict()), league.to_dict()
 
 
 def _flatten(prefix: str, value: Any, out: dict[str, float]) -> None:

@@ -3,7 +3,8 @@
 Everything periodic runs at the start of a rollout, never in the middle of one: the policy
 has just been updated and ``num_timesteps`` counts exactly the steps it was trained on, so a
 snapshot, an evaluation or a checkpoint taken there is a consistent state of the run. A period
-of N steps fires on the first rollout start at or after each multiple of N.
+of N steps fires on the first rollout start at or after each multiple of N. A stop (Ctrl-C,
+SIGTERM) waits for the next rollout start too, and writes its checkpoint there.
 
 The callbacks share one :class:`RunContext` (the run directory, the league, the state written
 to ``state.json``) and report the seconds they spend, so that the throughput figures can tell
@@ -31,6 +32,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.training.checkpoint import RunState, save_checkpoint, save_model_atomic
 from agents.training.config import TrainConfig
+from agents.training.games import GameRecorder, segment_seed
 from agents.training.league import League
 
 
@@ -44,6 +46,7 @@ class RunContext:
     state: RunState
     overhead_seconds: float = 0.0  # time spent in snapshots, evaluations and checkpoints
     stop_requested: bool = False
+    stop_saved: bool = False  # the stop's checkpoint is written: end at the next step
     steps_at_rollout_start: int = 0
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
     session_started: float = field(default_factory=time.perf_counter)
@@ -51,6 +54,7 @@ class RunContext:
     # from, 0 for a new run), read when the session started: a step-0 checkpoint written by
     # pretraining in this session already counts time that session_started counts too.
     wall_before_session: float = 0.0
+    games: GameRecorder | None = None  # the run's VecEnv and its games' record
 
     def elapsed(self) -> float:
         """Training wall time of the run so far: earlier sessions (up to their last
@@ -302,14 +306,15 @@ class ThroughputCallback(BaseCallback):
 @contextmanager
 def stop_on_interrupt(context: RunContext) -> Iterator[None]:
     """While active, the first Ctrl-C (SIGINT) or SIGTERM asks the run to stop at the next
-    step (it then saves a checkpoint); a second Ctrl-C interrupts at once."""
+    rollout start (the current rollout and its update finish, then a checkpoint is saved); a
+    second Ctrl-C interrupts at once."""
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
         if context.stop_requested and signum == signal.SIGINT:
             raise KeyboardInterrupt
         context.stop_requested = True
         context.log(
-            "stopping: finishing the current step and saving a checkpoint "
+            "stopping: finishing the current rollout and its update, then saving a checkpoint "
             "(Ctrl-C again to abort without saving)"
         )
 
@@ -352,8 +357,9 @@ class TorchThreadsCallback(BaseCallback):
 
 
 class StopCallback(BaseCallback):
-    """Ends training at the next step once a stop was requested; remembers the step count at
-    each rollout start (the count the policy was trained on)."""
+    """Ends training at the first step after the stop's checkpoint was written (at a rollout
+    start, by :class:`RunCheckpointCallback`); remembers the step count at each rollout start
+    (the count the policy was trained on)."""
 
     def __init__(self, context: RunContext):
         super().__init__()
@@ -363,7 +369,7 @@ class StopCallback(BaseCallback):
         self.context.steps_at_rollout_start = self.model.num_timesteps
 
     def _on_step(self) -> bool:
-        return not self.context.stop_requested
+        return not self.context.stop_saved
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,8 +446,10 @@ class ArenaEvalCallback(BaseCallback):
         if self.every.due(self.model.num_timesteps):
             self.evaluate()
 
-    def evaluate(self) -> dict[str, dict[str, Any]]:
-        """Evaluate the current policy now; returns the figures by opponent."""
+    def evaluate(self, final: bool = False) -> dict[str, dict[str, Any]]:
+        """Evaluate the current policy now; returns the figures by opponent. ``final``: the
+        evaluation at the end of training, off the period (its rows say ``"final": true``: an
+        uninterrupted longer run has no such row)."""
         from agents.training.evaluate import evaluate_model
 
         started = time.perf_counter()
@@ -477,6 +485,8 @@ class ArenaEvalCallback(BaseCallback):
                 "seconds": round(evaluation.seconds, 2),
                 **figures,
             }
+            if final:
+                line["final"] = True
             with open(context.run_dir / "eval" / "evaluations.jsonl", "a", encoding="utf-8") as f:
                 f.write(json.dumps(line) + "\n")
             context.log(
@@ -504,9 +514,11 @@ class ArenaEvalCallback(BaseCallback):
 # Checkpoints
 # ---------------------------------------------------------------------------------------------
 class RunCheckpointCallback(BaseCallback):
-    """Every ``checkpoint.every_steps``: a resumable checkpoint (model and optimizer, league
-    pool, step count, best evaluation, random states). Put it after the league and
-    evaluation callbacks so the checkpoint includes what they did at the same step."""
+    """Every ``checkpoint.every_steps``: new training games (see :mod:`agents.training.games`)
+    and a resumable checkpoint (model and optimizer, league pool, the games' record, step
+    count, best evaluation, random states); at a requested stop, a checkpoint, then the end of
+    training. Put it after the league and evaluation callbacks so the checkpoint includes what
+    they did at the same step."""
 
     def __init__(self, context: RunContext, start_step: int):
         super().__init__()
@@ -514,20 +526,44 @@ class RunCheckpointCallback(BaseCallback):
         self.every = Every(context.config.checkpoint.every_steps, start_step)
 
     def _on_rollout_start(self) -> None:
+        due = self.every.due(self.model.num_timesteps)
+        if due:
+            self.deal()
+        if due or self.context.stop_requested:
+            self.save(interrupted=self.context.stop_requested)
+            self.context.stop_saved = self.context.stop_requested
+
+    def deal(self) -> None:
+        """New games from the seed of this step; the model continues from their first
+        observations (the last rollout already bootstrapped the games it leaves)."""
+        games = self.context.games
+        if games is None:
+            return
+        step = int(self.model.num_timesteps)
+        games.begin(segment_seed(self.context.config.seed, step), step)
+        self.model._last_obs = games.reset()
+        self.model._last_episode_starts = np.ones(games.num_envs, dtype=bool)
+
+    def finish(self) -> Path:
+        """The checkpoint at the end of training (after the last update): what a rollout start
+        at this step would have done, new games included when the period is due."""
         if self.every.due(self.model.num_timesteps):
-            self.save()
+            self.deal()
+        return self.save()
 
     def save(self, interrupted: bool = False) -> Path:
         """Write a checkpoint now."""
         started = time.perf_counter()
         self.context.state.interrupted = interrupted
         self.context.state.wall_seconds = round(self.context.elapsed(), 3)
+        games = self.context.games
         path = save_checkpoint(
             self.model,
             self.context.league,
             self.context.run_dir,
             self.context.state,
             self.context.config.checkpoint.keep_last,
+            games=games.segment if games is not None else None,
         )
         self.context.overhead_seconds += time.perf_counter() - started
         return path

@@ -5,15 +5,22 @@ Layout of ``<run.output_dir>/<run.name>/``::
     config.yaml                   the full config the run was started with (defaults filled in)
     state.json                    the last complete checkpoint: step count, files, best
                                   evaluation, random states, config fingerprint, sessions
-    checkpoints/step_N.zip        MaskablePPO.save: policy, optimizer, step count, schedules
+    checkpoints/step_N.zip        MaskablePPO.save: policy, optimizer, step count, schedules,
+                                  the last observations
     checkpoints/step_N.league.json  the league pool at step N
+    checkpoints/step_N.games.npz  the training games at step N, as a record to replay
+                                  (:mod:`agents.training.games`)
     league/snapshot_N.zip         frozen learners in the pool (weights only, no optimizer)
     eval/evaluations.jsonl        one line per periodic evaluation and opponent
     best_model.zip                best evaluation win rate against ``evaluation.best_by``
     final_model.zip               the policy at the end of training (weights only)
     tb/                           TensorBoard logs
 
-A checkpoint is written model first, league second, ``state.json`` last (each through a
+Checkpoints are written between rollouts only (periodically, at a stop, at the end), where the
+policy has just been updated and nothing is half-collected; with the games' record and the
+random states, a resumed run then continues as the uninterrupted one would have, step for step
+(see the README for what "exact" covers). A checkpoint is written model first, league and games
+second, ``state.json`` last (each through a
 temporary file and a rename), so a crash at any moment leaves ``state.json`` naming a complete
 checkpoint: ``--resume`` never reads a half-written file.
 """
@@ -26,15 +33,20 @@ import os
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.games import DEFAULT_GAME, write_model_game
 from agents.training.league import League, write_json_atomic
+
+if TYPE_CHECKING:
+    from agents.training.games import Segment
 
 STATE_FILE = "state.json"
 CONFIG_FILE = "config.yaml"
-STATE_VERSION = 1
+STATE_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 had no games record: its resume deals new games
 
 
 class ResumeError(RuntimeError):
@@ -48,6 +60,7 @@ class RunState:
     num_timesteps: int = 0
     checkpoint: str | None = None  # relative to the run directory
     league: str | None = None
+    games: str | None = None  # the games record (state version 2 on)
     best_win_rate: float | None = None
     best_step: int | None = None
     sessions: int = 1
@@ -64,9 +77,9 @@ class RunState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunState:
         """Read ``state.json`` data."""
-        if data.get("version") != STATE_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise ResumeError(f"state.json version {data.get('version')!r} is not supported")
-        return cls(**data)
+        return cls(**{**data, "version": STATE_VERSION})
 
 
 def read_state(run_dir: str | os.PathLike[str]) -> RunState | None:
@@ -77,18 +90,33 @@ def read_state(run_dir: str | os.PathLike[str]) -> RunState | None:
     return RunState.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
+def _encode_tensor(tensor: Any) -> str:
+    return base64.b64encode(tensor.numpy().tobytes()).decode("ascii")
+
+
+def _decode_tensor(text: str) -> Any:
+    import torch
+
+    raw = np.frombuffer(base64.b64decode(text), dtype=np.uint8).copy()
+    return torch.from_numpy(raw)
+
+
 def capture_rng() -> dict[str, Any]:
     """The main process's random states that stable-baselines3 draws from (torch sampling,
-    minibatch permutations through numpy's global state, python's random)."""
+    on the CPU and every CUDA device; minibatch permutations through numpy's global state;
+    python's random)."""
     import torch
 
     legacy: Any = np.random.get_state(legacy=True)
     kind, keys, position, has_gauss, gauss = legacy
-    return {
-        "torch": base64.b64encode(torch.get_rng_state().numpy().tobytes()).decode("ascii"),
+    state = {
+        "torch": _encode_tensor(torch.get_rng_state()),
         "numpy": [kind, keys.tolist(), int(position), int(has_gauss), float(gauss)],
         "python": _jsonable(random.getstate()),
     }
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        state["cuda"] = [_encode_tensor(s) for s in torch.cuda.get_rng_state_all()]
+    return state
 
 
 def restore_rng(state: dict[str, Any]) -> None:
@@ -97,8 +125,9 @@ def restore_rng(state: dict[str, Any]) -> None:
 
     if not state:
         return
-    raw = np.frombuffer(base64.b64decode(state["torch"]), dtype=np.uint8).copy()
-    torch.set_rng_state(torch.from_numpy(raw))
+    torch.set_rng_state(_decode_tensor(state["torch"]))
+    if "cuda" in state and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all([_decode_tensor(s) for s in state["cuda"]])
     kind, keys, position, has_gauss, gauss = state["numpy"]
     np.random.set_state((kind, np.asarray(keys, dtype=np.uint32), position, has_gauss, gauss))
     random.setstate(_tupled(state["python"]))
@@ -116,9 +145,15 @@ def _tupled(value: Any) -> Any:
     return value
 
 
-def save_model_atomic(model: Any, path: str | os.PathLike[str], weights_only: bool = False) -> Path:
+def save_model_atomic(
+    model: Any,
+    path: str | os.PathLike[str],
+    weights_only: bool = False,
+    game: str = DEFAULT_GAME,
+) -> Path:
     """``model.save`` through a temporary file; ``weights_only`` drops the optimizer's moments
-    and the rollout leftovers (a small file for play, not for resuming)."""
+    and the rollout leftovers (a small file for play, not for resuming). The zip records its
+    ``game`` (:func:`agents.games.model_game` reads it)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.stem + ".tmp.zip")
@@ -144,20 +179,33 @@ def save_model_atomic(model: Any, path: str | os.PathLike[str], weights_only: bo
             policy.optimizer = optimizer
     else:
         model.save(temporary)
+    write_model_game(temporary, game)
     os.replace(temporary, path)
     return path
 
 
 def save_checkpoint(
-    model: Any, league: League, run_dir: str | os.PathLike[str], state: RunState, keep_last: int
+    model: Any,
+    league: League,
+    run_dir: str | os.PathLike[str],
+    state: RunState,
+    keep_last: int,
+    games: Segment | None = None,
 ) -> Path:
-    """Write a resumable checkpoint at ``model.num_timesteps`` and point ``state.json`` at it."""
+    """Write a resumable checkpoint at ``model.num_timesteps`` (with the training games'
+    record when given) and point ``state.json`` at it."""
     run_dir = Path(run_dir)
     step = int(model.num_timesteps)
     model_path = save_model_atomic(model, run_dir / "checkpoints" / f"step_{step}.zip")
     league_path = run_dir / "checkpoints" / f"step_{step}.league.json"
     league.save(league_path)
     league.save(run_dir / "league.json")
+    state.games = None
+    if games is not None:
+        from agents.training.games import save_games  # needs stable-baselines3
+
+        games_path = save_games(run_dir / "checkpoints" / f"step_{step}.games.npz", games, run_dir)
+        state.games = os.path.relpath(games_path, run_dir)
     state.num_timesteps = step
     state.checkpoint = os.path.relpath(model_path, run_dir)
     state.league = os.path.relpath(league_path, run_dir)
@@ -216,3 +264,4 @@ def prune_checkpoints(run_dir: str | os.PathLike[str], keep_last: int, keep: Pat
             continue
         model_path.unlink(missing_ok=True)
         (directory / f"step_{step}.league.json").unlink(missing_ok=True)
+        (directory / f"step_{step}.games.npz").unlink(missing_ok=True)

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import AfterValidator, Field, PrivateAttr
 
+from agents.games import DEFAULT_GAME
 from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
 from airships_env.configfile import validate_config as _validate
 
@@ -163,7 +164,7 @@ class EvaluationConfig(Strict):
         "greedy",
         "heuristic",
     ]
-    players: Annotated[Count, Field(ge=2, le=4)] | None = None
+    players: Annotated[Count, Field(ge=1)] | None = None  # one of the game's player counts
     best_by: AgentSpec = "heuristic"
     paired: bool = True
     workers: Positive | None = None  # arena processes; null = all cores
@@ -195,7 +196,8 @@ class PretrainConfig(Strict):
 class TrainConfig(Strict):
     """One training run, as read from a YAML file."""
 
-    num_players: Annotated[Count, Field(ge=2, le=4)] = 2
+    game: Text = DEFAULT_GAME  # the game trained (a config without it: Airships)
+    num_players: Annotated[Count, Field(ge=1)] = 2  # one of the game's player counts
     seed: NonNegative = 0
     total_timesteps: Positive = 1_000_000
     n_envs: Positive | None = None
@@ -267,6 +269,8 @@ class TrainConfig(Strict):
     def fingerprint(self) -> str:
         """Hash of every key that must not change when a run is resumed."""
         data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
+        if data.get("game") == DEFAULT_GAME:  # so runs from before the key resume
+            del data["game"]
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -284,8 +288,42 @@ def resolve_device(device: str) -> str:
     return "cpu"
 
 
+#: The games the trainers can train today: they are built on Airships' environments.
+TRAINABLE_GAMES = ("airships",)
+
+
+def check_game(game: str, counts: dict[str, int | None], source: str) -> None:
+    """The config's game is registered and trainable, and every player count in ``counts`` (key
+    path -> count) is one of the game's; errors name the file and the key."""
+    from agents.games import counts_text
+    from airships_env.registry import games, get_game
+
+    if game not in games():
+        raise ConfigError(
+            f"{source}: game: expected one of the registered games ({', '.join(games())}), "
+            f"found {game!r}"
+        )
+    if game not in TRAINABLE_GAMES:
+        raise ConfigError(
+            f"{source}: game: {game} cannot be trained yet (the trainers are built on the "
+            f"environments of {', '.join(TRAINABLE_GAMES)})"
+        )
+    player_counts = get_game(game).player_counts
+    for key, players in counts.items():
+        if players is not None and players not in player_counts:
+            raise ConfigError(
+                f"{source}: {key}: expected {counts_text(player_counts)} (the player counts of "
+                f"{game}), found {players}"
+            )
+
+
 def _cross_check(config: TrainConfig, source: str) -> None:
     """Checks that involve several keys."""
+    check_game(
+        config.game,
+        {"num_players": config.num_players, "evaluation.players": config.evaluation.players},
+        source,
+    )
     league, evaluation = config.league, config.evaluation
     if sum(league.bots.values()) <= 0:
         # Before the first snapshot the pool is empty: somebody must fill the other seats.
@@ -321,14 +359,27 @@ def _cross_check(config: TrainConfig, source: str) -> None:
             f"core), found {config.env_backend!r}"
         )
     if config.vec_env == "native":
-        from agents.training.league import native_league_problem
-
         for spec in league.bots:
             problem = native_league_problem(spec)
             if problem:
                 raise ConfigError(f"{source}: league.bots: {spec!r}: {problem}")
     if config.n_envs is not None:
         check_batch(config, config.n_envs)
+
+
+def native_league_problem(spec: str) -> str | None:
+    """Why a league bot cannot sit at a native training table (None when it can): the core plays
+    random, greedy and heuristic itself, and ``ppo`` runs as a batched external policy."""
+    from agents.registry import parse_spec
+    from airships_env.native.batch import BOTS
+
+    name, _ = parse_spec(spec)
+    if name in BOTS or name == "ppo":
+        return None
+    return (
+        f"the native vector environment plays {', '.join(BOTS)} in the core and ppo as a "
+        f"batched policy; use vec_env: subproc for {name}"
+    )
 
 
 def check_batch(config: TrainConfig, n_envs: int) -> None:
@@ -359,6 +410,8 @@ def config_differences(
 ) -> list[str]:
     """Key paths whose values differ between two config dicts, ``key: old -> new``."""
     lines: list[str] = []
+    if not prefix:  # a run from before there were several games trained Airships
+        old, new = {"game": DEFAULT_GAME, **old}, {"game": DEFAULT_GAME, **new}
     for key in sorted(set(old) | set(new)):
         path = f"{prefix}{key}"
         a, b = old.get(key, "<missing>"), new.get(key, "<missing>")

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena import arena_schedule, label_agents, round_up_games, run_schedule
+from agents.games import check_player_count, counts_text, model_game
 from agents.stats import AgentStats, Summary, summarize
+from airships_env.registry import get_game
 
 MODEL_LABEL = "ppo"
 
@@ -67,22 +69,22 @@ def model_spec(
 
 
 def model_players(model: str | os.PathLike[str]) -> int:
-    """The table size a saved model was trained for, read from its observation size."""
+    """The table size a saved model was trained for, read from its observation size (and the
+    game it records: :func:`agents.games.model_game`)."""
     from stable_baselines3.common.save_util import load_from_zip_file
-
-    from airships_env.observation import observation_size
 
     if not Path(model).is_file():
         raise FileNotFoundError(f"no model file at {model}")
+    game = get_game(model_game(model))
     data, _, _ = load_from_zip_file(str(model), device="cpu")
     shape = getattr((data or {}).get("observation_space"), "shape", None)
     size = int(shape[0]) if shape else -1
-    for players in (2, 3, 4):
-        if observation_size(players) == size:
+    for players in game.player_counts:
+        if game.observation_size(players) == size:
             return players
     raise ValueError(
-        f"{model}: observation size {size} matches no table size of this game "
-        f"(2-4 players); give --players"
+        f"{model}: observation size {size} matches no table size of {game.name} "
+        f"({counts_text(game.player_counts)} players); give --players"
     )
 
 
@@ -115,10 +117,10 @@ def evaluate_model(
     """Play ``games`` arena games (rounded up to whole seat rotations) of the model against
     ``opponents``. ``agent`` names the registry agent that loads the model (``ppo``, or a
     dotted class path taking ``path`` and ``deterministic``)."""
-    if not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
     if not Path(model).is_file():
         raise FileNotFoundError(f"no model file at {model}")
+    game = model_game(model)
+    check_player_count(game, players)
     opponent_labels = label_agents([MODEL_LABEL, *seat_specs(opponents, players)])
     agent_specs = {MODEL_LABEL: model_spec(model, deterministic, agent)}
     agent_specs.update({k: v for k, v in opponent_labels.items() if k != MODEL_LABEL})
@@ -127,6 +129,7 @@ def evaluate_model(
     schedule = arena_schedule(labels, games, seed=seed, paired=paired, seating=seating)
     config = {
         "kind": "evaluate",
+        "game": game,
         "agents": agent_specs,
         "players": players,
         "games": games,
@@ -144,6 +147,7 @@ def evaluate_model(
         workers=workers,
         progress=progress,
         description="evaluate",
+        game=game,
     )
     seconds = time.perf_counter() - started
     return Evaluation(summarize(records, labels), labels, games, seconds)

@@ -170,6 +170,12 @@ class LeagueTable:
         paths = {m.ref for m in kept if m.kind == SNAPSHOT}
         self._nets = {path: net for path, net in self._nets.items() if path in paths}
 
+    def forget_agents(self) -> None:
+        """Build every agent afresh from now on (what follows then depends on the seeds and
+        the mix alone, not on the games the agents played before)."""
+        self._agents = {}
+        self._nets = {}
+
     def agent(self, slot: int, member: Member) -> Policy:
         """The agent playing ``member`` in seat slot ``slot`` (built on first use)."""
         key = (slot, member)
@@ -308,6 +314,15 @@ class LeagueEnv(gymnasium.Wrapper):
         """Draw opponents from ``mix`` from the next game on."""
         self.table.set_mix(mix)
 
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """A new game; a seeded one also rebuilds the league's agents, so that the games from
+        a seed depend on that seed and the mix alone (a resumed run deals them again)."""
+        if seed is not None:
+            self.table.forget_agents()
+        return self.env.reset(seed=seed, options=options)
+
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the learner's current decision."""
         unwrapped: Any = self.env.unwrapped
@@ -330,18 +345,3 @@ def learner_win_share(env: Any) -> float:
     for k winners, else 0; 0 for a game cut short)."""
     winners = env.aec_env.game.winners or ()
     return 1.0 / len(winners) if env.seat in winners else 0.0
-
-
-def native_league_problem(spec: str) -> str | None:
-    """Why a league bot cannot sit at a native training table (None when it can): the core plays
-    random, greedy and heuristic itself, and ``ppo`` runs as a batched external policy."""
-    from agents.registry import parse_spec
-    from airships_env.native.batch import BOTS
-
-    name, _ = parse_spec(spec)
-    if name in BOTS or name == "ppo":
-        return None
-    return (
-        f"the native vector environment plays {', '.join(BOTS)} in the core and ppo as a "
-        f"batched policy; use vec_env: subproc for {name}"
-    )

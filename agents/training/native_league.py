@@ -54,12 +54,23 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
         self.mix = mix
         self.deterministic_snapshots = deterministic_snapshots
         self.external_seconds = 0.0
+        self._start_draws(seed)
+
+    def _start_draws(self, seed: int) -> None:
+        """Fresh draw generators and no member built yet: what follows depends on ``seed``
+        and the mix alone."""
         self._seed = seed
         self._members: dict[Member, Any] = {}
         self._nets: dict[str, ActorNet] = {}
-        self._draws = [np.random.default_rng([seed, slot, 0x1EA6]) for slot in range(num_envs)]
-        self._current: list[list[Member]] = [[] for _ in range(num_envs)]
-        self._next: list[list[Member]] = [[] for _ in range(num_envs)]
+        self._draws = [np.random.default_rng([seed, slot, 0x1EA6]) for slot in range(self.num_envs)]
+        self._current: list[list[Member]] = [[] for _ in range(self.num_envs)]
+        self._next: list[list[Member]] = [[] for _ in range(self.num_envs)]
+
+    def _restart(self, seed: int) -> None:
+        """New games and new draws from ``seed`` (after :meth:`seed`): the same as a VecEnv
+        constructed with it and the current mix."""
+        super()._restart(seed)
+        self._start_draws(seed)
 
     def set_league(self, mix: LeagueMix) -> None:
         """Draw opponents from ``mix`` from the next draw on."""
@@ -95,7 +106,9 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
             self.queue_opponents([game], [self._occupant(m) for m in members])
 
     def reset(self) -> Any:
-        """New games everywhere, with freshly drawn opponents."""
+        """New games everywhere, with freshly drawn opponents (after :meth:`seed`, games and
+        draws start afresh from that seed)."""
+        self._apply_seed()
         everyone = range(self.num_envs)
         self._draw(everyone)
         self._current = list(self._next)

@@ -127,7 +127,8 @@ def measure(
 ) -> Throughput:
     """Learn ``steps`` steps with the config's learner against the real or the free
     environment; the throughput figures of that run."""
-    from agents.training.train import build_model, make_vec_env, session_seed
+    from agents.training.games import segment_seed
+    from agents.training.train import build_model, make_vec_env
 
     n_envs = config.resolved_n_envs()
     with tempfile.TemporaryDirectory(prefix="airships-profile-") as scratch:
@@ -136,7 +137,7 @@ def measure(
             free_env = FreeVecEnv(n_envs, config.num_players, config.seed)
             venv = TimedVecEnv(VecMonitor(free_env), inner=free_env)
         else:
-            venv = make_vec_env(config, n_envs, league.mix(), session_seed(config.seed, 1))
+            venv = make_vec_env(config, n_envs, league.mix(), segment_seed(config.seed, 0))
         try:
             model = build_model(config, venv, None)
             context = RunContext(config, Path(scratch), league, RunState(), log=log)

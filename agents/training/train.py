@@ -3,8 +3,9 @@
 ``train(config)`` runs one training session in ``<run.output_dir>/<run.name>/`` (layout in
 :mod:`agents.training.checkpoint`); ``train(config, resume=True)`` continues the run from its
 last checkpoint: model, optimizer, step count, league pool, best evaluation and the main
-process's random states come back; the environments start fresh games from seeds derived from
-``seed`` and the session number (a game cut by a crash is not resumed mid-way).
+process's random states come back, and the training games are dealt again and replayed to
+where they stood (:mod:`agents.training.games`), so that the resumed run continues as the
+uninterrupted one would have.
 
 The learner plays a random seat of an ``AirshipsSingleAgentEnv``; the other seats are
 :class:`~agents.training.league.LeagueSeat` agents that draw a bot or a frozen snapshot of the
@@ -57,6 +58,7 @@ from agents.training.config import (
     dump_config,
     resolve_device,
 )
+from agents.training.games import GameRecorder, GamesFileError, Segment, load_games, segment_seed
 from agents.training.imitation import (
     CloneReport,
     Demonstrations,
@@ -132,22 +134,33 @@ def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix, seed: int) ->
     return TimedVecEnv(VecMonitor(InfoMaskVecEnv(venv)))
 
 
-def session_seed(seed: int, session: int) -> int:
-    """The environments' base seed in session ``session`` of a run (1 = first, 2 = first
-    resume...): a fresh deterministic stream per session."""
-    state = np.random.SeedSequence([seed, session]).generate_state(1, np.uint32)
-    return int(state[0] >> np.uint32(1))
-
-
 def build_model(config: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
     """A new MaskablePPO for the config."""
-    from sb3_contrib import MaskablePPO
+    import torch
     from stable_baselines3.common.utils import LinearSchedule
 
     ppo = config.ppo
     learning_rate: Any = ppo.learning_rate
     if ppo.lr_schedule == "linear":
         learning_rate = LinearSchedule(ppo.learning_rate, 0.0, 1.0)
+    # The initial weights (orthogonal, through a QR decomposition) depend on torch's thread
+    # count: built with learn_threads, a run's first weights do not depend on what ran before
+    # in the process (the first run of a process started with every core, later ones with the
+    # count the previous run left).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(config.resolved_learn_threads())
+    try:
+        return _new_maskable_ppo(config, venv, tensorboard_log, learning_rate)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _new_maskable_ppo(
+    config: TrainConfig, venv: Any, tensorboard_log: str | None, learning_rate: Any
+) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    ppo = config.ppo
     return MaskablePPO(
         "MlpPolicy",
         venv,
@@ -205,6 +218,7 @@ def pretrain(
     log: Callable[[str], None],
     progress: bool,
     started: float,
+    games: Segment,
 ) -> CloneReport:
     """Clone ``config.pretrain.teacher`` into the new model (actor and critic), then write a
     step-0 checkpoint so that ``--resume`` never repeats it. The demonstrations are kept in
@@ -250,7 +264,7 @@ def pretrain(
     write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
     log(f"pretraining: {report.text()}")
     state.wall_seconds = round(time.perf_counter() - started, 3)
-    save_checkpoint(model, league, run_dir, state, config.checkpoint.keep_last)
+    save_checkpoint(model, league, run_dir, state, config.checkpoint.keep_last, games=games)
     return report
 
 
@@ -299,6 +313,61 @@ def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunStat
     return state
 
 
+def read_games(run_dir: Path, state: RunState, n_envs: int) -> Segment | None:
+    """The games' record of the checkpoint (None for a checkpoint written before records)."""
+    if state.games is None:
+        return None
+    try:
+        return load_games(run_dir / state.games, run_dir, n_envs)
+    except GamesFileError as error:
+        raise ResumeError(f"cannot resume from {run_dir}: {error}") from None
+
+
+def restore_games(
+    model: Any,
+    games: GameRecorder,
+    saved: Segment | None,
+    config: TrainConfig,
+    step: int,
+    log: Callable[[str], None],
+) -> None:
+    """Deal the checkpoint's games again and replay their record, and check that they reach
+    the observations the model saved; a checkpoint without a record gets new games."""
+    if saved is None:
+        log(
+            "this checkpoint has no record of its games (written by an older version): "
+            "new games are dealt, so the run will not continue exactly as it would have"
+        )
+        games.begin(segment_seed(config.seed, step), step)
+        model._last_obs = games.reset()
+        model._last_episode_starts = np.ones(games.num_envs, dtype=bool)
+        return
+    started = time.perf_counter()
+    try:
+        observations = games.replay(saved)
+    except (ValueError, RuntimeError, EOFError, BrokenPipeError) as error:
+        # an illegal action (IllegalActionError is a ValueError), or a worker that failed on it
+        raise ResumeError(
+            f"the games' record of the checkpoint at step {step} does not replay: "
+            f"{str(error).splitlines()[0] if str(error) else type(error).__name__}"
+        ) from None
+    if saved.actions:
+        log(
+            f"replayed the {len(saved.actions) * games.num_envs} steps played since the games "
+            f"were dealt at step {saved.step} in {time.perf_counter() - started:.1f} s"
+        )
+    expected = model._last_obs
+    if expected is not None and not np.array_equal(np.asarray(expected), observations):
+        raise ResumeError(
+            f"the replayed games do not reach the observations saved with the checkpoint "
+            f"(step {step}): the environments are not deterministic, or the record or the "
+            f"checkpoint was changed"
+        )
+    if expected is None or model._last_episode_starts is None:
+        model._last_episode_starts = np.ones(games.num_envs, dtype=bool)
+    model._last_obs = observations
+
+
 def train(
     config: TrainConfig,
     *,
@@ -325,28 +394,37 @@ def train(
         assert state.league is not None
         league.load(directory / state.league)
     tensorboard_log = str(directory / "tb") if config.tensorboard else None
-    venv = make_vec_env(config, n_envs, league.mix(), session_seed(config.seed, state.sessions))
+    saved_games = read_games(directory, state, n_envs) if resume else None
+    mix = saved_games.mix if saved_games is not None else league.mix()
+    venv = make_vec_env(config, n_envs, mix, segment_seed(config.seed, 0))
+    games = GameRecorder(venv, mix)
     try:
         if resume:
             assert state.checkpoint is not None
             model = MaskablePPO.load(
                 directory / state.checkpoint,
-                env=venv,
+                env=games,
                 device=resolve_device(config.device),
                 tensorboard_log=tensorboard_log,
+                force_reset=False,  # the replayed games continue from the saved observations
             )
-            restore_rng(state.rng)
         else:
-            model = build_model(config, venv, tensorboard_log)
+            model = build_model(config, games, tensorboard_log)
             if config.init_from is not None:
                 load_initial_weights(model, config)
+            games.begin(segment_seed(config.seed, 0), 0)  # dealt by the first reset
             if config.pretrain.teacher is not None:
                 pretrain(
-                    model, config, directory, league, state, log, progress_bar, session_started
+                    model,
+                    config,
+                    directory,
+                    league,
+                    state,
+                    log,
+                    progress_bar,
+                    session_started,
+                    games.segment,
                 )
-        # The model's construction seeds the environments with config.seed; each session's
-        # games come from their own seed (the native games were seeded when they were made).
-        venv.seed(session_seed(config.seed, state.sessions))
         start_step = int(model.num_timesteps)
         context = RunContext(
             config,
@@ -356,16 +434,18 @@ def train(
             log=log,
             session_started=session_started,
             wall_before_session=wall_before_session,
+            games=games,
         )
         context.steps_at_rollout_start = start_step
         checkpoints = RunCheckpointCallback(context, start_step)
+        league_callback = LeagueCallback(context, start_step)
         evaluations = ArenaEvalCallback(context, start_step)
         throughput = ThroughputCallback(context, venv)
         run_callbacks = [
             *(callbacks or []),
             TorchThreadsCallback(config.resolved_learn_threads()),
             StopCallback(context),
-            LeagueCallback(context, start_step),
+            league_callback,
             evaluations,
             checkpoints,
             throughput,
@@ -377,8 +457,12 @@ def train(
             f"{config.num_players} players, pool of {len(league.snapshots)} snapshots"
         )
         interrupted = False
+        checkpoint: Path | None = None
         if remaining > 0:
             with stop_on_interrupt(context), single_threaded_blas():
+                if resume:
+                    restore_games(model, games, saved_games, config, start_step, log)
+                    restore_rng(state.rng)
                 model.learn(
                     remaining,
                     callback=run_callbacks,
@@ -387,14 +471,22 @@ def train(
                     reset_num_timesteps=not resume,
                     progress_bar=progress_bar,
                 )
-            interrupted = context.stop_requested
-            if interrupted:
-                # The rollout cut short was never learned from: count only trained steps.
-                model.num_timesteps = context.steps_at_rollout_start
-            elif evaluations.last_step != model.num_timesteps:
-                evaluations.evaluate()  # the final policy competes for best_model.zip too
-        if remaining > 0:
-            checkpoint = checkpoints.save(interrupted=interrupted)
+                interrupted = context.stop_saved
+                if interrupted:
+                    # The stop's checkpoint was written at the last rollout start; the step
+                    # taken after it is not part of the run.
+                    model.num_timesteps = state.num_timesteps
+                    checkpoint = directory / str(state.checkpoint)
+                else:
+                    # What a rollout start at this step would have done (a snapshot, a
+                    # refresh, an evaluation when due), so that a resume continues as the
+                    # uninterrupted run would; then the final policy competes for
+                    # best_model.zip too, and the last checkpoint is written.
+                    league_callback.on_rollout_start()
+                    evaluations.on_rollout_start()
+                    if evaluations.last_step != model.num_timesteps:
+                        evaluations.evaluate(final=True)
+                    checkpoint = checkpoints.finish()
         else:  # resumed at or past total_timesteps: nothing new to save but the final policy
             assert state.checkpoint is not None
             checkpoint = directory / state.checkpoint

@@ -1,29 +1,34 @@
 """The web app (Starlette): play against the bots, replay game logs, look at tournament results.
 
-Pages are rendered on the server (Jinja2 templates, the table as SVG from
-:mod:`airships_env.render.svg`); a little plain JavaScript (``static/app.js``) submits forms
+Every registered game is served: the home page is a game chooser (each game's title, player
+counts and a form with its agents). Airships has its own pages and view models (the table as
+SVG from :mod:`airships_env.render.svg`, exact odds on every choice); any other game gets the
+generic pages of :mod:`agents.web.generic`, drawn over the game protocol alone, so a newly
+registered game needs no web code. Pages are rendered on the server (Jinja2); a little plain
+JavaScript (``static/app.js``) submits forms
 without reloading the page, lets the bots move one by one, and plays replays. Every page works
 without it.
 
 Routes::
 
-    GET  /                         new game, the games in the folder, upload a log
-    GET  /play?players=2&opponents=heuristic&seat=0&seed=7   a new game by URL
+    GET  /                         the game chooser, the games in the folder, upload a log
+    GET  /play?game=airships&players=2&opponents=heuristic&seat=0&seed=7   a new game by URL
     POST /new                      a new game from the form
     GET  /game/{id}                the table, your choices with their odds, the bots' moves
     POST /game/{id}/act            action, step: your choice (409 if stale or illegal)
     POST /game/{id}/advance        step[, all]: the bot to act moves (one, or all until you)
     GET  /api/game/{id}            the game as JSON (step, seat to act, legal actions, scores)
-    GET  /replay/{id}?step=N       a log, step by step (or ?turn=N)
+    GET  /replay/{id}?step=N       a log, step by step (Airships also ?turn=N)
     POST /replays                  upload a log (multipart, size-limited) and replay it
     GET  /results                  the tournament result folders
     GET  /results/{name}           leaderboard, pairwise matrix and plots
 
-Errors answer with their status (404 unknown game, 409 stale or illegal action naming the legal
-actions, 400 bad input naming the field or a log that is not a game log, 413 an upload or a body
-over the limit, 503 when the bots' queue is full), as a page or, for ``Accept:
-application/json``, as ``{"error": ..., "legal_actions": [...]}``. Every number of a request is
-range-checked before it is used (:mod:`agents.web.inputs`).
+Errors answer with their status (400 a game that is not registered or a player count the game
+does not have, naming the allowed ones, 404 unknown game id, 409 stale or illegal action naming
+the legal actions, 400 bad input naming the field or a log that is not a game log, 413 an
+upload or a body over the limit, 503 when the bots' queue is full), as a page or, for
+``Accept: application/json``, as ``{"error": ..., "legal_actions": [...]}``. Every number of a
+request is range-checked before it is used (:mod:`agents.web.inputs`).
 
 Bots move on a few worker threads (:class:`BotWorkers`) with a bounded queue, never on the event
 loop: the server keeps answering while a bot thinks, and a search bot's move is capped at
@@ -57,17 +62,24 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents.cli.common import meta_agents, player_labels
-from agents.registry import AGENTS
 from agents.web.games import (
     GAME_ID,
     MAX_SEED,
     GameError,
     GameStore,
+    GenericLiveGame,
     LiveGame,
     checked_game,
     checked_opponents,
+    checked_players,
+    counts_text,
+    default_opponent,
+    game_agents,
+    generic_settings,
+    known_games,
     log_game,
 )
+from agents.web.generic import outcome_rows, result_text, seat_record_text, table_view
 from agents.web.inputs import (
     body_fields,
     flag,
@@ -77,7 +89,6 @@ from agents.web.inputs import (
     whole_number,
 )
 from airships_env.engine import (
-    ACTION_NAMES,
     CHIP_DECISION,
     PHASE_NAMES,
     ActionRecord,
@@ -92,6 +103,8 @@ from airships_env.engine import (
 )
 from airships_env.engine import text as words
 from airships_env.engine.rules import airship_count
+from airships_env.game_log import replay_log
+from airships_env.registry import get_game
 from airships_env.render import svg
 from airships_env.render.palette import PLAYER_COLOURS, hex_colour
 
@@ -167,6 +180,7 @@ def table_context(state: GameState, labels: Sequence[str]) -> dict[str, Any]:
             Markup(svg.company_svg(state, seat, labels)) for seat in range(state.num_players)
         ],
         "deck": words.deck_text(state),
+        "removed": words.removed_text(state),
         "phase": PHASE_NAMES[state.phase],
         "status": words.status_text(state, labels),
     }
@@ -287,12 +301,63 @@ def scores_view(state: GameState, labels: Sequence[str]) -> list[dict[str, Any]]
     return sorted(rows, key=lambda row: (-row["total"], -row["airships"], row["seat"]))
 
 
-def _last_human_index(game: LiveGame) -> int:
+def _last_human_index(game: LiveGame | GenericLiveGame) -> int:
     """Where 'since your last choice' starts: after the person's last record."""
-    for index in range(len(game.records) - 1, -1, -1):
-        if game.records[index].player == game.seat:
+    players = (
+        game.players
+        if isinstance(game, GenericLiveGame)
+        else [record.player for record in game.records]
+    )
+    for index in range(len(players) - 1, -1, -1):
+        if players[index] == game.seat:
             return index
     return 0
+
+
+def game_choices() -> list[dict[str, Any]]:
+    """The game chooser: every registered game's name, title, player counts and agents."""
+    choices: list[dict[str, Any]] = []
+    for name in known_games():
+        try:
+            rules = get_game(name)
+        except (ImportError, TypeError, ValueError) as exc:  # listed, with why it cannot play
+            choices.append({"name": name, "title": name, "problem": str(exc)})
+            continue
+        choices.append(
+            {
+                "name": name,
+                "title": rules.title,
+                "counts": list(rules.player_counts),
+                "counts_text": counts_text(rules.player_counts),
+                "agents": game_agents(name),
+                "opponent": default_opponent(name),
+                "problem": "",
+            }
+        )
+    return choices
+
+
+def _generic_json(game: GenericLiveGame) -> dict[str, Any]:
+    """A generic game as JSON (the fields of Airships' that the protocol gives)."""
+    state = game.state
+    over = state.is_terminal()
+    outcome = state.outcome()
+    return {
+        "id": game.id,
+        "game": game.game,
+        "step": game.step,
+        "turn": game.step,
+        "to_act": None if over else state.current_player,
+        "your_seat": game.seat,
+        "agents": game.agents,
+        "phase": "",
+        "legal_actions": [{"action": a, "name": n} for a, n in game.legal()],
+        "game_over": over,
+        "scores": None if outcome is None else list(outcome.scores),
+        "winners": None if outcome is None else list(outcome.winners),
+        "ranks": None if outcome is None else list(outcome.ranks),
+        "last": game.texts[-1] if game.texts else None,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,10 +404,11 @@ class WebApp:
 
     # -- pages --------------------------------------------------------------------------------
     def index(self, request: Request) -> Response:
-        """New game, the games in the folder, upload a log."""
+        """The game chooser (a new-game form per registered game), the games in the folder,
+        upload a log."""
         return self.page(
             "index.html",
-            agents=list(AGENTS),
+            choices=game_choices(),
             entries=self.store.entries() if self.store.folder.is_dir() else [],
             folder=self.store.folder,
             max_upload=self.store.max_upload,
@@ -353,19 +419,24 @@ class WebApp:
         """A new game from the fields of a URL or a form, each checked before it is used."""
         try:
             game = checked_game(text_field(fields, "game"))
-            players = whole_number(fields, "players", 2, 4, default=2)
+            counts = get_game(game).player_counts
+            players = whole_number(fields, "players", min(counts), max(counts), default=counts[0])
+            checked_players(game, players)
             seat = whole_number(fields, "seat", 0, players - 1, default=0)
             seed_given = bool(fields.get("seed", "").strip())
             seed = whole_number(fields, "seed", 0, MAX_SEED) if seed_given else None
             opponents_text = text_field(fields, "opponents")
             if not opponents_text:
                 seats = [text_field(fields, f"opponent{i}").strip() for i in range(1, players)]
-                opponents_text = ",".join(s for s in seats if s) or "heuristic"
-            opponents = checked_opponents(opponents_text)
-            # Building bots may import a library or read a policy: off the event loop.
-            game_id = await run_in_threadpool(
-                self.store.create, players, seat, opponents, seed, game
-            )
+                opponents_text = ",".join(s for s in seats if s) or default_opponent(game)
+
+            def create() -> str:
+                # Checking a spec may import its bot's module, and building bots may import a
+                # library or read a policy: off the event loop.
+                opponents = checked_opponents(opponents_text, game)
+                return self.store.create(players, seat, opponents, seed, game)
+
+            game_id = await run_in_threadpool(create)
         except GameError as exc:
             return self.error(request, exc)
         except ValueError as exc:
@@ -392,6 +463,8 @@ class WebApp:
             pace = self._pace(request)
         except GameError as exc:
             return self.error(request, exc)
+        if isinstance(game, GenericLiveGame):
+            return self._generic_game(game, pace)
         with game.lock:
             state = game.state
             context = table_context(state, game.labels)
@@ -410,6 +483,35 @@ class WebApp:
             )
             return self.page("game.html", **context)
 
+    def _generic_game(self, game: GenericLiveGame, pace: int) -> Response:
+        """The page of a game other than Airships, drawn over the protocol."""
+        with game.lock:
+            state = game.state
+            since = _last_human_index(game)
+            last = game.records[-1] if game.records else None
+            over = state.is_terminal()
+            recent = [
+                {"step": index + 1, "player": game.players[index], "text": game.texts[index]}
+                for index in range(since, len(game.records))
+            ][-24:]
+            return self.page(
+                "generic_game.html",
+                game=game,
+                game_id=game.id,
+                game_name=game.game,
+                title=game.rules.title,
+                table=table_view(game.rules, state.view(game.seat), game.seat, last),
+                labels=game.labels,
+                to_act=None if over else state.current_player,
+                over=over,
+                choices=game.legal() if game.human_to_act else None,
+                recent=recent,
+                scores=outcome_rows(state, game.labels),
+                result=result_text(state, game.labels),
+                pace=pace,
+                step=game.step,
+            )
+
     def _pace(self, request: Request) -> int:
         """The milliseconds between bot moves a page asks for (``?pace=``), range-checked."""
         return whole_number(request.query_params, "pace", 0, MAX_PACE_MS, default=self.pace_ms)
@@ -419,7 +521,8 @@ class WebApp:
         game_id = request.path_params["game_id"]
         try:
             fields = await body_fields(request)
-            action = whole_number(fields, "action", 0, len(ACTION_NAMES) - 1)
+            live = await run_in_threadpool(self.store.live, game_id)
+            action = whole_number(fields, "action", 0, live.num_actions - 1)
             step = whole_number(fields, "step", 0, MAX_STEP)
             # The game's lock may be held by a bot thinking: wait for it off the event loop.
             await run_in_threadpool(self.store.act, game_id, action, step)
@@ -452,10 +555,13 @@ class WebApp:
 
     def _game_json(self, game_id: str) -> Response:
         game = self.store.live(game_id)
+        if isinstance(game, GenericLiveGame):
+            return JSONResponse(_generic_json(game))
         state = game.state
         return JSONResponse(
             {
                 "id": game_id,
+                "game": game.game,
                 "step": state.step,
                 "turn": state.turn,
                 "to_act": None if state.is_terminal() else state.current_player,
@@ -482,6 +588,8 @@ class WebApp:
         """A log step by step: ``?step=N`` (after N actions) or ``?turn=N``."""
         game_id = request.path_params["game_id"]
         try:
+            if self.store.is_generic(game_id):
+                return self._generic_replay(request, game_id)
             log, final = self.store.read(game_id)
         except GameError as exc:
             return self.error(request, exc)
@@ -523,6 +631,63 @@ class WebApp:
             game_name=log_game(log.meta),
         )
         return self.page("replay.html", **context)
+
+    def _generic_replay(self, request: Request, game_id: str) -> Response:
+        """A generic log step by step (``?step=N``: after N actions), with the list of steps."""
+        stored, rules = self.store.read_generic(game_id)
+        query = request.query_params
+        pace = self._pace(request)
+        if query.get("turn", "").strip():
+            return self.bad(request, f"{rules.title} replays go by step (?step=N), not by turn")
+        position = whole_number(query, "step", 0, MAX_STEP, default=0)
+        size = len(stored.records)
+        if not 0 <= position <= size:
+            return self.bad(request, f"no step {position}: the game has steps 0 to {size}")
+        records: list[Any] = []
+        players: list[int] = []
+        after: list[Any] = []  # the true state after each record
+        settings = generic_settings(stored)
+        person = settings[1] if settings is not None else None
+
+        def kept(state: Any, record: Any, player: int) -> None:
+            records.append(record)
+            players.append(player)
+            after.append(state.clone())
+
+        final = replay_log(stored, rules, after=kept).state
+        # The referee's record once the game is over; a person's game in progress is shown
+        # as that person sees it (a replay must not tell what the game page does not).
+        seat = None if final.is_terminal() else person
+        texts = [
+            seat_record_text(rules, record, after[i], players[i], seat)
+            for i, record in enumerate(records)
+        ]
+        state = final if position == size else replay_log(stored, rules, upto=position).state
+        last = records[position - 1] if position else None
+        num_players = state.num_players
+        labels = player_labels(meta_agents(stored.meta, num_players), num_players, seat)
+        steps = [
+            {"step": index + 1, "player": players[index], "label": labels[players[index]],
+             "text": texts[index]}
+            for index in range(size)
+        ]  # fmt: skip
+        return self.page(
+            "generic_replay.html",
+            game_id=game_id,
+            game_name=rules.name,
+            title=rules.title,
+            table=table_view(rules, state if seat is None else state.view(seat), seat, last),
+            labels=labels,
+            to_act=None if state.is_terminal() else state.current_player,
+            over=state.is_terminal(),
+            position=position,
+            size=size,
+            record=steps[position - 1] if position else None,
+            steps=steps,
+            scores=outcome_rows(state, labels),
+            result=result_text(state, labels),
+            pace=pace,
+        )
 
     async def upload(self, request: Request) -> Response:
         """An uploaded log: checked, kept under ``uploads/``, then replayed."""

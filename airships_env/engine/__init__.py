@@ -35,11 +35,17 @@ from airships_env.engine.actions import (
     attempt_variant,
     decode,
     is_attempt,
+    not_an_action_reason,
     target_name,
 )
 from airships_env.engine.cards import CardSet, default_cards, load_cards
 from airships_env.engine.dice import AttemptOdds
-from airships_env.engine.errors import CardDataError, IllegalActionError, LogError
+from airships_env.engine.errors import (
+    ActionSpaceError,
+    CardDataError,
+    IllegalActionError,
+    LogError,
+)
 from airships_env.engine.game import new_game
 from airships_env.engine.log import GameLog, read_log, replay
 from airships_env.engine.records import ActionRecord, ChipMove, ExchangeMade, Reveal
@@ -83,6 +89,7 @@ __all__ = [
     "PHASE_NAMES",
     "SPEND_CHIP",
     "ActionRecord",
+    "ActionSpaceError",
     "AttemptOdds",
     "CardDataError",
     "CardSet",
@@ -109,6 +116,7 @@ __all__ = [
     "legal_actions",
     "load_cards",
     "new_game",
+    "not_an_action_reason",
     "outcome_if_success",
     "player_pool",
     "public_view",

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from airships_env.engine.cards import DEPARTMENTS
 from airships_env.protocol import as_action_index as as_action_index  # re-exported
+from airships_env.protocol import not_an_action_reason as _not_an_action_reason
 
 SLOTS_PER_ROW = 3
 BOARD_SLOTS = len(DEPARTMENTS) * SLOTS_PER_ROW  # 18
@@ -67,6 +68,11 @@ class Attempt:
     def exchange(self) -> bool:
         """Whether the Materials exchange is made (T3)."""
         return self.variant != NO_EXCHANGE
+
+
+def not_an_action_reason(action: object) -> str | None:
+    """Why a value is not an action of Airships' action space (None when it is one)."""
+    return _not_an_action_reason(action, NUM_ACTIONS)
 
 
 def attempt_action(target: int, variant: int = NO_EXCHANGE) -> int:

@@ -99,12 +99,6 @@ class Expansion:
     exchange: Exchange | None
     source: str
 
-    def effect_text(self) -> str:
-        """What the card gives its owner, as plain text (:func:`~airships_env.engine.text.effect_text`)."""
-        from airships_env.engine.text import effect_text  # text imports this module
-
-        return effect_text(self)
-
 
 @dataclass(frozen=True, slots=True)
 class Airship:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from airships_env.protocol import IllegalActionError
+from airships_env.protocol import ActionSpaceError, IllegalActionError
 
-__all__ = ["CardDataError", "IllegalActionError", "LogError"]
+__all__ = ["ActionSpaceError", "CardDataError", "IllegalActionError", "LogError"]
 
 
 class CardDataError(ValueError):

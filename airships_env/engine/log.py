@@ -21,6 +21,8 @@ from airships_env.engine.rules import apply_action
 from airships_env.engine.state import GameState
 
 LOG_FORMAT = "airships-log"
+#: The game a log records (its header's ``"game"``; a header without one is an Airships log).
+LOG_GAME = "airships"
 LOG_VERSION = 2  # 2: Rules v1 (83 actions, exchange variants)
 
 
@@ -47,6 +49,7 @@ class GameLog:
         return {
             "type": "header",
             "format": LOG_FORMAT,
+            "game": LOG_GAME,
             "version": LOG_VERSION,
             "meta": self.meta,
             "initial_state": self.initial_state,
@@ -124,6 +127,12 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> GameLog:
         if not isinstance(data, dict):
             raise LogError(f"{source}: line {number}: expected a JSON object")
         if log is None:
+            game = data.get("game", LOG_GAME) if data.get("type") == "header" else LOG_GAME
+            if game != LOG_GAME:
+                raise LogError(
+                    f"{source}: line {number}: a game log of {game!r}, not of Airships "
+                    f"(the header names its game)"
+                )
             if data.get("type") != "header" or data.get("format") != LOG_FORMAT:
                 raise LogError(
                     f"{source}: line {number}: not an Airships game log "

@@ -28,12 +28,6 @@ class ExchangeMade:
     gave_fixed: tuple[tuple[int, int], ...]  # fixed (Engineer) dice given: (colour, value)
     received: tuple[int, int, int]  # rollable dice received, per colour
 
-    def text(self) -> str:
-        """'1R+R<3>→1B': the dice given (a fixed die as R<3>) and the dice received."""
-        from airships_env.engine.text import exchange_made_text  # text imports the engine
-
-        return exchange_made_text(self)
-
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {

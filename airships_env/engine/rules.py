@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from airships_env.engine import dice as _dice
 from airships_env.engine.actions import (
     ACTION_NAMES,
@@ -25,7 +23,6 @@ from airships_env.engine.actions import (
     FIRST_PHASE_TARGET,
     FIRST_STACK_TARGET,
     KEEP_CHIP,
-    NUM_ACTIONS,
     NUM_ATTEMPT_ACTIONS,
     NUM_VARIANTS,
     PASS,
@@ -36,11 +33,12 @@ from airships_env.engine.actions import (
     attempt_target,
     attempt_variant,
     is_attempt,
+    not_an_action_reason,
 )
 from airships_env.engine.cards import BONUS_COLOURS, DiceCounts
 from airships_env.engine.derived import Pool, engine_bonus_applies, tables_for
 from airships_env.engine.dice import AttemptOdds
-from airships_env.engine.errors import IllegalActionError
+from airships_env.engine.errors import ActionSpaceError, IllegalActionError
 from airships_env.engine.model import (
     CHANGE_OF_ERA,
     CHANGE_OF_ERA_ID,
@@ -364,31 +362,20 @@ def apply_action(
     )
 
 
-def _type_name(action: object) -> str:
-    """A value's type for an error message (an array's dtype and shape included)."""
-    if isinstance(action, np.ndarray):
-        return f"an array of {action.dtype} with shape {action.shape}"
-    return type(action).__name__
-
-
 def _refuse(state: GameState, action: object) -> None:
     legal = legal_actions(state)
+    names = [ACTION_NAMES[a] for a in legal]
+    phase = PHASE_NAMES[state.phase]
+    index = as_action_index(action)
+    shown = action if index is None else index
+    if (not_an_action := not_an_action_reason(action)) is not None:
+        raise ActionSpaceError(shown, phase, legal, names, not_an_action)
+    assert index is not None
     if state.phase == GAME_OVER:
         why = "the game is over"
-    elif (index := as_action_index(action)) is None:
-        why = f"an action is an integer index, got {_type_name(action)}"
-    elif not 0 <= index < NUM_ACTIONS:
-        why = f"no action has index {index} (0..{NUM_ACTIONS - 1})"
     else:
         why = f"'{ACTION_NAMES[index]}' is not allowed now"
-    index = as_action_index(action)
-    raise IllegalActionError(
-        action if index is None else index,
-        PHASE_NAMES[state.phase],
-        legal,
-        [ACTION_NAMES[a] for a in legal],
-        why,
-    )
+    raise IllegalActionError(shown, phase, legal, names, why)
 
 
 def _attempt(

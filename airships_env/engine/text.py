@@ -178,7 +178,7 @@ def effect_parts(expansion: Expansion) -> tuple[Tokens, ...]:
     if any(expansion.dice):
         parts.append(("dice +", Dice(expansion.dice)))
     if expansion.chips:
-        parts.append((f"+{expansion.chips} chip{'s' if expansion.chips > 1 else ''}",))
+        parts.append(("+" + count_text(expansion.chips, "chip"),))
     if expansion.fixed_die is not None:
         fixed = expansion.fixed_die
         parts.append(("fixed ", Die(fixed.colour, fixed.value, FIXED)))
@@ -320,6 +320,18 @@ def target_value_text(state: GameState, target: int) -> str:
     return f"{STAR}{phase.low}/{phase.high}"
 
 
+def count_text(count: int, noun: str) -> str:
+    """'1 chip', '2 chips', '0 chips' (an English plural with -s)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def removed_text(state: GameState) -> str:
+    """How many expansions left the game (pushed out of a full row, P1; discarded, T6):
+    'no expansion out of the game', '1 expansion out of the game', '3 expansions ...'."""
+    count = len(state.removed)
+    return f"{'no expansion' if count == 0 else count_text(count, 'expansion')} out of the game"
+
+
 def choice_text(state: GameState, action: int) -> str:
     """A choice other than an attempt, with what it means now (chip decision, extra turn...)."""
     from airships_env.engine.model import EXTRA_TURN_PRICE
@@ -329,7 +341,7 @@ def choice_text(state: GameState, action: int) -> str:
     if action == SPEND_CHIP and pending is not None:
         return (
             f"spend a chip: {pending.total} + 1 = {pending.total + 1} vs {pending.needed}, "
-            f"success ({company.chips_on_board} chips on your board)"
+            f"success ({count_text(company.chips_on_board, 'chip')} on your board)"
         )
     if action == KEEP_CHIP and pending is not None:
         return f"keep the chip: {pending.total} vs {pending.needed}, the attempt fails"
@@ -374,11 +386,11 @@ def record_events(
             text += f" (discards {record.discarded})"
         events.append(("acquired", text))
     for move in record.chips:
-        plural = "s" if move.count > 1 else ""
         events.append(
             (
                 "chips",
-                f"{move.count} chip{plural} {move.source} → {move.destination} ({move.reason})",
+                f"{count_text(move.count, 'chip')} {move.source} → {move.destination} "
+                f"({move.reason})",
             )
         )
     if (

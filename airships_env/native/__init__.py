@@ -32,13 +32,13 @@ import numpy as np
 
 from airships_env.engine.actions import (
     ACTION_NAMES,
-    NUM_ACTIONS,
     NUM_ATTEMPT_ACTIONS,
     as_action_index,
+    not_an_action_reason,
 )
 from airships_env.engine.cards import CardSet, load_cards
 from airships_env.engine.dice import AttemptOdds
-from airships_env.engine.errors import IllegalActionError
+from airships_env.engine.errors import ActionSpaceError, IllegalActionError
 from airships_env.engine.game import check_num_players
 from airships_env.engine.model import GAME_OVER, PHASE_NAMES, RulesOptions
 from airships_env.engine.records import ActionRecord
@@ -216,12 +216,10 @@ class NativeGame:
     ) -> ActionRecord:
         """Apply an action and return its record, as :func:`airships_env.engine.apply_action`
         does (``dice`` forces an attempt's faces); raises the engine's errors."""
+        if (not_an_action := not_an_action_reason(action)) is not None:
+            self._refuse(action, not_an_action, ActionSpaceError)
         index = as_action_index(action)
-        if index is None:
-            self._refuse(action, f"an action is an integer index, got {type(action).__name__}")
         assert index is not None
-        if not 0 <= index < NUM_ACTIONS:
-            self._refuse(action, f"no action has index {index} (0..{NUM_ACTIONS - 1})")
         action = index
         try:
             raw = self._game.apply(action, dice)
@@ -238,10 +236,12 @@ class NativeGame:
             self._refuse(action, f"'{ACTION_NAMES[action]}' is not allowed now")
         return record_from_native(raw, self.cards)
 
-    def _refuse(self, action: object, why: str) -> None:
+    def _refuse(
+        self, action: object, why: str, error: type[IllegalActionError] = IllegalActionError
+    ) -> None:
         legal = self.legal_actions()
         index = as_action_index(action)
-        raise IllegalActionError(
+        raise error(
             action if index is None else index,
             PHASE_NAMES[self.phase],
             legal,

@@ -54,7 +54,7 @@ import numpy as np
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
 from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS
 from airships_env.engine.cards import CardSet, load_cards
-from airships_env.engine.errors import IllegalActionError
+from airships_env.engine.errors import ActionSpaceError, IllegalActionError
 from airships_env.engine.game import check_num_players
 from airships_env.engine.model import RulesOptions
 from airships_env.engine.state import GameState
@@ -265,14 +265,16 @@ class NativeBatch:
 
     @staticmethod
     def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
-        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
+        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given:
+        an :class:`ActionSpaceError` for a value that is no action at all."""
         names = [ACTION_NAMES[a] for a in legal]
         if not 0 <= action < NUM_ACTIONS:
             why = (
                 f"game {game} of the batch: no action has index {action} (actions are "
                 f"0..{NUM_ACTIONS - 1}; -1 leaves a game alone)"
             )
-        elif not legal:
+            return ActionSpaceError(action, f"game {game}", legal, names, why)
+        if not legal:
             why = f"game {game} of the batch is not waiting for a Python seat"
         else:
             why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"

@@ -40,6 +40,7 @@ from airships_env.engine.text import (
     exchange_parts,
     plain,
     record_events,
+    removed_text,
     result_label,
     roll_text,
     status_text,
@@ -96,11 +97,14 @@ def render_ansi(
     out.append(
         paint(
             f"AIRSHIPS  era {state.era}  deck {deck_text(state)}  turn {state.turn}  "
-            f"step {state.step}  left the game: {len(state.removed)}",
+            f"step {state.step}",
             "1",
         )
     )
-    out.append(paint(status_text(state), "1;93" if state.phase == GAME_OVER else "1"))
+    out.append(
+        paint(status_text(state), "1;93" if state.phase == GAME_OVER else "1")
+        + f"   ({removed_text(state)})"
+    )
     out.append(rule)
 
     # The main board: 6 rows of 3 slots, each slot on two lines (id, cost, target / effect).

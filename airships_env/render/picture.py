@@ -47,6 +47,7 @@ from airships_env.engine.text import (
     exchange_made_parts,
     plain,
     record_events,
+    removed_text,
     result_label,
     result_text,
     roll_groups,
@@ -542,7 +543,7 @@ def _draw_top_bar(p: _Painter, state: GameState) -> None:
     x = p.text(x, 9, f"Era {'I' if state.era == 1 else 'II'}", 17, GOLD, bold=True) + 22
     x = p.text(x, 9, "Deck " + deck_text(state), 16, TEXT) + 22
     x = p.text(x, 9, f"Turn {state.turn}   step {state.step}", 16, MUTED) + 22
-    x = p.text(x, 9, f"{len(state.removed)} left the game", 16, MUTED) + 22
+    x = p.text(x, 9, removed_text(state), 16, MUTED) + 22
     if state.phase == GAME_OVER:
         p.text(
             RGB_WIDTH - 14, 8, "Game over: " + result_text(state), 17, GOLD, bold=True, anchor="r"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from agents.arena import (
     label_agents,
     play_game,
     read_results,
+    results_line,
     round_up_games,
     run_arena,
     run_schedule,
@@ -30,6 +32,7 @@ from agents.registry import make_agent
 from agents.stats import summarize
 from airships_env.engine import GameState, new_game
 from airships_env.policy import Decision, RandomPolicy
+from airships_env.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("seconds", "think_seconds")
@@ -311,7 +314,8 @@ def test_agents_never_receive_hidden_information(monkeypatch: pytest.MonkeyPatch
         pytest.fail("no deal left two cards of one era unrevealed")
     assert variant.deck != original.deck and variant.left_out != original.left_out
 
-    monkeypatch.setattr(arena, "new_game", lambda players, seed: variant.clone())
+    # the same game but for the hidden order: the arena asks the game for its deal
+    monkeypatch.setattr(get_game("airships"), "new_state", lambda *_, **__: variant.clone())
     twins = {"spy": SpyAgent(), "spy#2": SpyAgent()}
     twin_record = play_game(spec, twins, seed=1)
     assert twin_record["scores"] == record["scores"]
@@ -445,6 +449,96 @@ def test_bot_only_games_in_the_native_core_give_the_python_records() -> None:
 
 
 FAIL_SPEC = spec_of(RaisingAgent, "fail_rate=0.5")
+
+
+def _rewrite_line(path: Path, number: int, change: Callable[[dict[str, Any]], None]) -> None:
+    """Edit game line ``number`` (1-based, the header is line 1) and, like a careful forger,
+    give it the digest of its new content."""
+    lines = path.read_text().splitlines(keepends=True)
+    record = json.loads(lines[number - 1])
+    change(record)
+    record.pop("digest")
+    lines[number - 1] = results_line(record)
+    path.write_text("".join(lines))
+
+
+def _results_file(tmp_path: Path, name: str = "r.jsonl") -> Path:
+    out = tmp_path / name
+    run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+    return out
+
+
+def test_an_edited_score_is_named_by_line_and_field(tmp_path: Path):
+    out = _results_file(tmp_path)
+    lines = out.read_text().splitlines(keepends=True)
+    record = json.loads(lines[2])
+    loser = record["ranks"].index(max(record["ranks"]))
+    # a hand edit that keeps the line valid JSON but forgets the digest
+    record["scores"][loser] -= 1
+    lines[2] = json.dumps(record) + "\n"
+    out.write_text("".join(lines))
+    with pytest.raises(ValueError, match=r"r\.jsonl: line 3: game 1: the line was changed after"):
+        read_results(out)
+    with pytest.raises(ValueError, match=r"line 3: game 1: the line was changed"):
+        run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+
+    out = _results_file(tmp_path, "winner.jsonl")  # a loser's score raised above the winner's
+    _rewrite_line(out, 3, lambda r: r["scores"].__setitem__(loser, max(r["scores"]) + 5))
+    with pytest.raises(ValueError, match=r"line 3: game 1: winners: .* do not follow from scores"):
+        read_results(out)
+
+    out = _results_file(tmp_path, "ranks.jsonl")
+    _rewrite_line(out, 4, lambda r: r.__setitem__("ranks", [1] * len(r["ranks"])))
+    with pytest.raises(ValueError, match=r"line 4: game 2: (ranks|winners): "):
+        read_results(out)
+
+
+def test_a_duplicated_line_is_named_with_both_lines(tmp_path: Path):
+    out = _results_file(tmp_path)
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join([*lines, lines[2]]))
+    with pytest.raises(
+        ValueError, match=r"line 8: game 1: the game is recorded twice \(lines 3 and 8\)"
+    ):
+        run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+
+
+def test_a_resumed_file_is_checked_against_the_schedule(tmp_path: Path):
+    out = _results_file(tmp_path)
+    _rewrite_line(out, 2, lambda r: r.__setitem__("deal_seed", r["deal_seed"] + 1))
+    with pytest.raises(
+        ValueError, match=r"line 2: game 0: deal_seed: the file has \d+, the schedule"
+    ):
+        run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+    out = _results_file(tmp_path, "seats.jsonl")
+    _rewrite_line(out, 2, lambda r: r.__setitem__("seats", r["seats"][::-1]))
+    with pytest.raises(
+        ValueError, match=r"line 2: game 0: seats: the file has \['greedy', 'random'\]"
+    ):
+        run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+    out = _results_file(tmp_path, "index.jsonl")
+    _rewrite_line(out, 2, lambda r: r.__setitem__("game", 99))
+    with pytest.raises(ValueError, match=r"line 2: game 99: game: the schedule has no game"):
+        run_arena(["random", "greedy"], 6, seed=4, workers=1, out=out)
+
+
+def test_a_version_1_file_without_digests_still_resumes(tmp_path: Path):
+    full = _results_file(tmp_path)
+    lines = full.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 1
+    games = [json.loads(line) for line in lines[1:4]]
+    for record in games:
+        del record["digest"]
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(x) + "\n" for x in [header, *games]))
+    resumed = run_arena(["random", "greedy"], 6, seed=4, workers=1, out=old)
+    assert resumed.played == 3
+    assert stripped(read_results(old)[1]) == stripped(read_results(full)[1])
+    no_digest = tmp_path / "no_digest.jsonl"  # a version 2 file must have them
+    no_digest.write_text("".join(json.dumps(x) + "\n" for x in [json.loads(lines[0]), games[0]]))
+    with pytest.raises(ValueError, match=r"line 2: game 0: digest: missing"):
+        read_results(no_digest)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 from pathlib import Path
 
@@ -144,7 +145,9 @@ def _sb3_available() -> bool:
 def test_ppo_agent_missing_file(tmp_path: Path):
     if not _sb3_available():
         pytest.skip("sb3-contrib is not installed")
-    with pytest.raises(FileNotFoundError, match="not found"):
+    with pytest.raises(
+        ValueError, match=r"agent spec 'ppo:path=.*none\.zip': PPO model .* not found"
+    ):
         make_agent(f"ppo:path={tmp_path / 'none.zip'}")
 
 
@@ -264,3 +267,14 @@ def test_a_negative_seed_names_the_seed_and_what_is_allowed(capsys):
 
     assert main(["arena", "--agents", "random,random", "--seed", "-1", "--no-progress"]) == 2
     assert "--seed: must be 0 or more, got -1" in capsys.readouterr().err
+
+
+def test_an_agent_whose_package_is_missing_names_the_extra(monkeypatch) -> None:
+    """The bundled ppo loads its zip with stable-baselines3: without it, an installed wheel
+    said 'ModuleNotFoundError: ...' (exit 1); now the registry names the extra to install."""
+    monkeypatch.setitem(sys.modules, "stable_baselines3.common.save_util", None)
+    with pytest.raises(AgentUnavailableError) as error:
+        make_agent("ppo", num_players=2)
+    message = str(error.value)
+    assert "agent 'ppo' needs the package 'stable_baselines3', which is not installed" in message
+    assert "pip install 'airships-env[train]'" in message

@@ -72,8 +72,10 @@ def base_config(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"player": 2}, r"t\.yaml: player: unknown key \(known: agents, players"),
-        ({"players": 5}, r"t\.yaml: players: expected an integer <= 4, found 5"),
+        ({"player": 2}, r"t\.yaml: player: unknown key \(known: agents, game, players"),
+        ({"players": 5}, r"t\.yaml: players: expected 2 to 4 \(the player counts of airships\)"),
+        ({"players": 1}, r"t\.yaml: players: expected 2 to 4 .*, found 1"),
+        ({"game": "chess"}, r"t\.yaml: game: expected one of the registered games \(airships"),
         ({"players": "two"}, r"t\.yaml: players: expected an integer, found 'two'"),
         ({"paired": 1}, r"t\.yaml: paired: expected true or false, found 1"),
         ({"games": True}, r"t\.yaml: games: expected an integer, found True"),

@@ -90,6 +90,54 @@ def test_arena_workers_die_with_their_parent_on_kill_9(tmp_path) -> None:
     assert_processes_end(workers, 10, "workers")
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find the workers")
+def test_ctrl_c_ends_the_workers_instead_of_waiting_for_their_games(tmp_path) -> None:
+    """Issue 27 item 13: Ctrl-C held the arena 10-20 s while the workers finished their games
+    (which are not saved anyway). A SlowAgent game takes over 10 s (0.2 s a decision)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    marks = tmp_path / "workers"
+    marks.mkdir()
+    code = (
+        "from agents.arena import run_arena\n"
+        "try:\n"
+        "    run_arena(['tests.agents.test_workers.SlowAgent', 'random'], 40, workers=2)\n"
+        "except KeyboardInterrupt:\n"
+        "    raise SystemExit(130)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, AIRSHIPS_TEST_WORKERS=str(marks), PYTHONPATH=root)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=env,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(marks.iterdir())) < 2 and time.monotonic() < deadline:
+            assert parent.poll() is None, "the arena ended before its workers started"
+            time.sleep(0.2)
+        workers = [int(path.name) for path in marks.iterdir()]
+        assert len(workers) >= 2 and all(alive(pid) for pid in workers)
+        time.sleep(1.0)  # well inside their first games
+        os.killpg(parent.pid, signal.SIGINT)  # Ctrl-C reaches every process of the group
+        started = time.monotonic()
+        status = parent.wait(timeout=60)
+        waited = time.monotonic() - started
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+    assert status == 130
+    assert waited < 5, f"the arena took {waited:.1f} s to leave after Ctrl-C"
+    assert_processes_end(workers, 2, "workers")
+
+
 def test_single_threaded_blas_limits_numpys_blas_in_this_process() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     import numpy  # noqa: F401  (loads its BLAS)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import FORWARDED, NATIVE
+from agents.cli import FORWARDED, NATIVE, main
 from agents.cli.common import forward, load_main
 
 from .conftest import AIRSHIPS, REPO
@@ -94,6 +94,21 @@ def test_cards_tables(cli):
         "70 cards",
     ):
         assert text in run.out, text
+
+
+def test_cards_piped_at_80_columns_never_breaks_a_word(capsys, monkeypatch):
+    """Issue 27 item 14: the source column was squeezed to 8 characters ('ruleboo' / 'k')."""
+    from airships_env.engine import default_cards
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["cards"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    shown = {word.rstrip(";") for word in out.replace("│", " ").split()}
+    cards = default_cards()
+    for card in (*cards.expansions, *cards.airships, *cards.hindenburg):
+        for word in card.source.split():
+            assert word.rstrip(";") in shown, (card.id, word)
 
 
 def test_cards_validate_and_json(cli):
@@ -195,3 +210,33 @@ def test_cli_import_does_not_import_rich_torch_or_the_bots():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_missing_model_is_a_usage_error_without_a_class_name(cli, tmp_path):
+    """Issue 27 item 13: it was 'FileNotFoundError: ...' with exit status 1."""
+    missing = tmp_path / "missing.zip"
+    spec = f"ppo:path={missing}"
+    run = cli(["arena", "--agents", f"{spec},random", "--games", "2", "--no-progress"])
+    assert run.code == 2
+    assert f"arena: agent spec '{spec}': PPO model '{missing}' not found" in run.err
+    assert "Error" not in run.err
+
+
+def test_tournament_games_zero_blames_the_option_not_the_config(cli):
+    run = cli(["tournament", "--games", "0", "--no-progress"])
+    assert run.code == 2
+    assert "argument --games: must be 1 or more, got 0" in run.err
+    assert "tournament.yaml" not in run.err
+
+
+def test_every_registered_agent_is_listed_in_play_help_and_the_readme(cli):
+    """Issue 27 item 14: both lists left out ismcts."""
+    from agents.registry import AGENTS
+
+    run = cli(["play", "--help"])
+    listed = re.search(r"agents: (.*?), with options", " ".join(run.out.split()))
+    assert listed is not None and listed.group(1).split(", ") == list(AGENTS)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("Agents are named by specs:") :].split("\n\n")[0]
+    named = {re.match(r"`([a-z]+)", span).group(1) for span in re.findall(r"`[^`]+`", paragraph)}
+    assert set(AGENTS) <= named, set(AGENTS) - named

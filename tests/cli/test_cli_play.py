@@ -6,6 +6,7 @@ import contextlib
 import io
 import itertools
 import json
+import os
 import re
 import signal
 import sys
@@ -174,6 +175,26 @@ def test_quit_word_and_name_prefix(cli, tmp_path):
         assert index is None and problem
 
 
+def test_a_choice_answers_to_every_name_it_shows():
+    names = [
+        ("stack 3", "airship-L5", "attempt airship stack 3"),
+        ("stack 3 +exch 3W→2R", "airship-L5", "attempt airship stack 3, with exchange"),
+        ("stack 4", "airship-L1", "attempt airship stack 4"),
+        ("end the turn", "end the turn: your turn ends"),
+    ]
+    assert parse_choice("Stack  3", names) == (0, "")  # typed whole: wins over 'stack 3 +exch'
+    assert parse_choice("stack 3 +", names) == (1, "")
+    assert parse_choice("airship-l1", names) == (2, "")
+    assert parse_choice("end", names) == (3, "")
+    index, problem = parse_choice("airship-L5", names)
+    assert index is None
+    assert problem == (
+        "'airship-L5' matches 2 choices: 1 (stack 3), 2 (stack 3 +exch 3W→2R); type its number"
+    )
+    index, problem = parse_choice("stack", names)
+    assert index is None and problem.startswith("'stack' matches 3 choices: 1 (stack 3), ")
+
+
 def test_seats_and_bot_generators():
     assert seat_agents(["a", "b"], 4, 1) == ["a", "human", "b", "a"]
     assert seat_agents(["a"], 2, 0) == ["human", "a"]
@@ -189,19 +210,23 @@ def test_seats_and_bot_generators():
 # ---------------------------------------------------------------------------------------------
 # Through a pseudo-terminal
 # ---------------------------------------------------------------------------------------------
-def spawn(args: list[str]) -> pexpect.spawn:
-    """``airships`` in a pseudo-terminal, 120 columns wide."""
+def spawn(args: list[str], dimensions: tuple[int, int] = (200, 120)) -> pexpect.spawn:
+    """``airships`` in a pseudo-terminal of ``dimensions`` (rows, columns): by default tall
+    enough for the whole table (a shorter one gets the compact view)."""
+    env = {"TERM": "xterm", "PATH": "/usr/bin:/bin"}  # rich takes a 'dumb' one for 80x25
+    if "PYTHONPATH" in os.environ:  # a checkout's code, not only the installed one
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     child = pexpect.spawn(
         str(AIRSHIPS),
         args,
         encoding="utf-8",
         timeout=30,
-        dimensions=(40, 120),
+        dimensions=dimensions,
         searchwindowsize=4000,
         # Ctrl-C as in a terminal, even when the tests were started in the background
         # (`make test &` leaves SIGINT ignored, and children inherit that)
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-        env={"TERM": "xterm", "PATH": "/usr/bin:/bin"},
+        env=env,
     )
     child.delaybeforesend = None
     return child
@@ -256,6 +281,80 @@ def test_pty_ctrl_c_saves_and_resume_continues(cli, tmp_path, straight_game):
     assert log_records(log) == log_records(straight_game)
 
 
+def plain(text: str) -> str:
+    """Text without its terminal styles (--no-color keeps bold)."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+ANY_PROMPT = r"Your choice \(1-(\d+), [^)]*\): "
+STACK_ROW = re.compile(r"^ *(\d+) +(stack \d)( \+exch \S+)? +(airship-\w+)", re.MULTILINE)
+
+
+def test_pty_names_on_screen_are_choices_and_an_ambiguous_one_names_its_matches(tmp_path):
+    """Issue 27 item 12: 'stack 4' and 'airship-L5' as shown in the choices are accepted; 'stack'
+    that fits several choices lists them with their numbers."""
+    log = tmp_path / "names.jsonl"
+    child = spawn(["play", "--opponents", "random", "--seed", "1", "--log", str(log), "--no-color"])
+    typed: list[tuple[str, str]] = []  # (what was typed, the stack it names)
+    for _ in range(60):
+        child.expect(ANY_PROMPT)
+        rows = STACK_ROW.findall(plain(child.before))
+        unexchanged = [row for row in rows if not row[2]]  # one row per stack
+        if len(unexchanged) >= 2 and not typed:
+            child.sendline("stack")
+            listed = ", ".join(f"{number} ({name})" for number, name, _x, _c in rows)
+            child.expect(re.escape(f"'stack' matches {len(rows)} choices: {listed}"))
+            child.expect(ANY_PROMPT)
+            typed.append((unexchanged[-1][3], unexchanged[-1][1]))  # the card's id
+            child.sendline(unexchanged[-1][3])
+        elif unexchanged and len(typed) == 1:
+            typed.append((unexchanged[0][1], unexchanged[0][1]))  # the target as shown
+            child.sendline(unexchanged[0][1])
+        else:
+            child.sendline("1")
+        if len(typed) == 2:
+            child.expect(ANY_PROMPT)
+            break
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert len(typed) == 2, "the game offered no two stacks in 60 decisions"
+    attempted = [r["name"] for r in log_records(log) if r["player"] == 0][-2:]
+    assert attempted == [f"attempt airship {stack}" for _typed, stack in typed]
+    assert "Unknown choice" not in child.before
+
+
+@pytest.mark.parametrize("rows, columns", [(24, 80), (40, 100)])
+def test_pty_a_short_terminal_gets_the_compact_view(tmp_path, rows, columns):
+    """Issue 27 item 12: the whole table (~70 lines) would scroll the turn and era off a
+    short terminal: the view fits the terminal's height, and says why."""
+    log = tmp_path / "short.jsonl"
+    args = ["play", "--opponents", "random", "--seed", "3", "--log", str(log)]
+    child = spawn(args, dimensions=(rows, columns))
+    child.expect(ANY_PROMPT)
+    screen = plain(child.before + child.after)
+    assert f"this terminal has {rows}: showing the compact view" in " ".join(screen.split())
+    assert "t table" in child.after and "Main board" not in screen
+    choices = int(child.match.group(1))
+    after_note = screen[screen.index("Turn 1") :].splitlines()
+    assert len(after_note) <= rows and "era 1" in after_note[0]
+    child.sendline("t")  # the whole table on request
+    child.expect(ANY_PROMPT)
+    assert "Main board" in child.before and int(child.match.group(1)) == choices
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_pty_a_tall_terminal_gets_the_whole_table(tmp_path):
+    child = spawn(["play", "--opponents", "random", "--seed", "3", "--log", str(tmp_path / "g")])
+    child.expect(PROMPT)
+    assert "Main board" in child.before and "compact view" not in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
 # ---------------------------------------------------------------------------------------------
 # Documented errors: one line, exit status 2, no traceback
 # ---------------------------------------------------------------------------------------------
@@ -285,6 +384,13 @@ def test_error_bad_players(cli):
     assert "--players must be 2 to 4, got 5" in line
     line = one_line_error(cli(["play", "--opponents", "random,random,random", "--players", "3"]))
     assert "3 opponents do not fit 2 other seat(s)" in line
+
+
+def test_error_too_many_opponents_blames_opponents_not_players(cli):
+    """Issue 27 item 13: no --players was given, so the message must not name it."""
+    line = one_line_error(cli(["play", "--opponents", "random,random,random,random"]))
+    assert "--opponents: 4 opponents make 5 players; airships is played by 2 to 4" in line
+    assert "--players" not in line
 
 
 def test_error_resume_missing_log(cli, tmp_path):

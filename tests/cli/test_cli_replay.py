@@ -172,3 +172,22 @@ def test_replay_steps_interactively_in_a_terminal(game_log):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_replay_shows_a_log_whose_last_line_a_crash_cut_short(cli, tmp_path):
+    """Issue 27 item 13: what 'play --resume' repairs, replay reads too (up to the cut)."""
+    log = tmp_path / "torn.jsonl"
+    played = cli(["play", "--opponents", "random", "--seed", "9", "--log", str(log)], "1\n" * 7)
+    assert played.code == 0, played.err
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([*lines[:-1], lines[-1][:25]]))  # cut short, no newline
+    run = cli(["replay", str(log)])
+    assert run.code == 0, run.err
+    assert run.err.strip() == (
+        f"note: {log}: line {len(lines)} was cut short by a crash (25 characters, not a whole "
+        f"record): replaying lines 1 to {len(lines) - 1} ('airships play --resume {log}' "
+        f"repairs the file and continues the game)"
+    )
+    whole = len(lines) - 2  # the header and the cut line are no records
+    assert f"Step {whole}/{whole}" in run.out
+    assert log.read_text().endswith(lines[-1][:25])  # replay reads, never writes

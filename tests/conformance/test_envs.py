@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from airships_env.game_aec import GameAEC, env, outcome_rewards
 from airships_env.game_single_agent import GameSingleAgentEnv
-from airships_env.protocol import IllegalActionError, Outcome
+from airships_env.protocol import ActionSpaceError, IllegalActionError, Outcome
 from tests.conformance.conftest import Case
 
 API_CYCLES = 150
@@ -91,3 +91,23 @@ def test_outcome_rewards_share_the_win_and_give_the_score_margin() -> None:
     assert outcome_rewards(outcome, "score", score_scale=2.0) == [-2.0, 0.0, 0.0]
     draw = Outcome(scores=(1.0, 1.0), winners=(), ranks=(1, 1))
     assert outcome_rewards(draw, "win") == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", [np.float32("nan"), 2.5, -1, 10**6, True], ids=repr)
+def test_a_value_outside_the_action_space_raises_even_when_penalizing(
+    game_case: Case, bad: object
+) -> None:
+    """Issue 27 item 11: NaN, a float, a negative or too large index, a bool is a bug in the
+    policy, not a move: every env raises ActionSpaceError whatever ``illegal_action`` says."""
+    game = game_case.game
+    for mode in ("raise", "penalize"):
+        aec = GameAEC(game, num_players=min(game.player_counts), illegal_action=mode)
+        aec.reset(seed=1)
+        agent = aec.agent_selection
+        with pytest.raises(ActionSpaceError, match="Legal actions"):
+            aec.step(bad)
+        assert not any(aec.terminations.values()) and aec.agent_selection == agent
+    learner = GameSingleAgentEnv(game, num_players=min(game.player_counts))
+    learner.reset(seed=1)
+    with pytest.raises(ActionSpaceError):
+        learner.step(bad)

@@ -13,6 +13,7 @@ import pytest
 
 from airships_env.engine import CardDataError, default_cards, load_cards, new_game
 from airships_env.engine.cards import DEPARTMENTS, default_card_path
+from airships_env.engine.text import effect_text
 
 from .helpers import DEFAULT_TOML, edit_card, write_cards
 
@@ -65,7 +66,7 @@ def test_default_card_effects_match_their_departments() -> None:
         assert (card.fixed_die is not None) == (department == "engineer")
         assert bool(card.engine_bonuses) == (department == "engine")
         assert (card.exchange is not None) == (department == "materials")
-        assert card.effect_text()
+        assert effect_text(card)
 
 
 def test_a_copy_of_the_default_file_loads_equal(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from airships_env.engine import ActionRecord, ChipMove, ExchangeMade, Reveal, new_game
 from airships_env.engine import text as words
 from airships_env.engine.actions import BUY_EXTRA_TURN, END_TURN
@@ -20,7 +22,6 @@ def test_effects_as_tokens_and_plain_text() -> None:
         parts = words.effect_parts(expansion)
         assert parts, expansion.id
         assert words.effect_text(expansion) == ", ".join(words.plain(p) for p in parts)
-        assert expansion.effect_text() == words.effect_text(expansion)  # cards.py delegates
     assert words.effect_text(card("captain-S2")) == "dice +1W, +2 chips"
     assert words.effect_text(card("engineer-14")) == "fixed R<5>"
     assert words.effect_text(card("materials-11")) == "exchange 2W→1R"
@@ -51,8 +52,8 @@ def test_rolls_kept_dropped_and_fixed() -> None:
 def test_exchange_made() -> None:
     """T3: the dice given (the fixed die among them) and the dice received."""
     made = ExchangeMade(gave=(0, 1, 0), gave_fixed=((1, 3),), received=(0, 0, 1))
-    assert made.text() == words.exchange_made_text(made) == "1R+R<3>→1B"
-    assert ExchangeMade((0, 2, 0), (), (0, 0, 1)).text() == "2R→1B"
+    assert words.exchange_made_text(made) == "1R+R<3>→1B"
+    assert words.exchange_made_text(ExchangeMade((0, 2, 0), (), (0, 0, 1))) == "2R→1B"
 
 
 def test_record_text_and_events() -> None:
@@ -101,3 +102,28 @@ def test_choices_status_and_results() -> None:
     assert words.target_short_text(4) == "hangar 2"
     assert words.target_short_text(19) == "stack 2"
     assert words.target_short_text(25) == "Hindenburg 4"
+
+
+def test_counts_read_as_english() -> None:
+    """Issue 27 item 14: '1 chips', '1 out of the game', '0 left the game'."""
+    assert [words.count_text(n, "chip") for n in (0, 1, 2)] == ["0 chips", "1 chip", "2 chips"]
+    state = new_game(2, seed=3)
+    assert words.removed_text(state) == "no expansion out of the game"
+    state.removed.append(0)
+    assert words.removed_text(state) == "1 expansion out of the game"
+    state.removed.append(1)
+    assert words.removed_text(state) == "2 expansions out of the game"
+    assert words.effect_text(card("captain-S2")).endswith("+2 chips")
+
+
+def test_spending_the_last_chip_says_one_chip() -> None:
+    from airships_env.engine.actions import SPEND_CHIP
+    from airships_env.engine.model import CHIP_DECISION
+
+    rng = np.random.default_rng(0)
+    state = new_game(2, seed=8)
+    while state.phase != CHIP_DECISION:
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    state.players[state.current_player].chips_on_board = 1
+    assert words.choice_text(state, SPEND_CHIP).endswith("success (1 chip on your board)")

@@ -7,7 +7,13 @@ import pytest
 
 from airships_env import env, raw_env
 from airships_env.aec import game_rewards
-from airships_env.engine import ACTION_NAMES, NUM_ACTIONS, IllegalActionError, new_game
+from airships_env.engine import (
+    ACTION_NAMES,
+    NUM_ACTIONS,
+    ActionSpaceError,
+    IllegalActionError,
+    new_game,
+)
 from tests.env.helpers import random_legal
 
 
@@ -109,7 +115,7 @@ def test_illegal_action_raises_with_the_legal_actions_listed() -> None:
     assert environment.unwrapped.game.step == 0
 
 
-@pytest.mark.parametrize("bad_action", [0, 99, None, 2.5])
+@pytest.mark.parametrize("bad_action", [0, np.int64(0)])
 def test_illegal_action_penalized_ends_the_game(bad_action: object) -> None:
     """Like PettingZoo's TerminateIllegalWrapper: -1 for the offender, 0 for the others, and
     the error recorded in the offender's infos."""
@@ -121,7 +127,7 @@ def test_illegal_action_penalized_ends_the_game(bad_action: object) -> None:
         environment.step(random_legal(observation["action_mask"], rng))
     observation, *_ = environment.last()
     offender = environment.agent_selection
-    if bad_action == 0 and observation["action_mask"][0]:
+    if observation["action_mask"][0]:
         bad_action = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     step_before = environment.unwrapped.game.step
     environment.step(bad_action)
@@ -141,6 +147,29 @@ def test_illegal_action_penalized_ends_the_game(bad_action: object) -> None:
         environment.step(None)
     assert received[offender] == -1.0
     assert all(r == 0.0 for a, r in received.items() if a != offender)
+
+
+@pytest.mark.parametrize("mode", ["penalize", "raise"])
+@pytest.mark.parametrize(
+    "not_an_action", [99, -1, None, 2.5, np.float32("nan"), "3", np.array([3])]
+)
+def test_a_value_outside_the_action_space_raises_in_every_mode(
+    mode: str, not_an_action: object
+) -> None:
+    """Issue 27 item 11: no action at all is a bug in the caller, never a -1 that looks like a
+    lost game; nothing changes and the same agent still acts."""
+    environment = env(num_players=3, illegal_action=mode)
+    environment.reset(seed=4)
+    observation, *_ = environment.last()
+    agent = environment.agent_selection
+    with pytest.raises(ActionSpaceError) as error:
+        environment.step(not_an_action)
+    assert "Legal actions:" in str(error.value)
+    assert error.value.legal == np.flatnonzero(observation["action_mask"]).tolist()
+    assert environment.agent_selection == agent and not any(environment.terminations.values())
+    assert environment.unwrapped.game.step == 0
+    again, *_ = environment.last()
+    np.testing.assert_array_equal(again["action_mask"], observation["action_mask"])
 
 
 def test_raw_env_defaults_to_raise() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from airships_env import AirshipsSingleAgentEnv
 from airships_env.aec import game_rewards
-from airships_env.engine import NUM_ACTIONS, IllegalActionError
+from airships_env.engine import NUM_ACTIONS, ActionSpaceError, IllegalActionError
 from airships_env.policy import Decision, RandomPolicy
 from airships_env.single_agent import ENV_ID
 
@@ -374,14 +374,23 @@ def test_every_integer_like_action_the_space_accepts_is_played(wrap) -> None:
                 break
 
 
-@pytest.mark.parametrize("bad", [2.0, np.array([3]), np.array(3.0), "3"])
-def test_what_the_space_refuses_is_illegal(bad) -> None:
+@pytest.mark.parametrize(
+    "bad",
+    [2.0, np.array([3]), np.array(3.0), "3", np.float32("nan"), 83, -1, np.int64(200), None],
+)
+def test_what_the_space_refuses_is_an_error_not_a_lost_game(bad) -> None:
+    """Issue 27 item 11: in penalize mode too, a value the space does not contain raises (a
+    broken policy must not look like one that loses); the episode goes on untouched."""
     environment = AirshipsSingleAgentEnv(num_players=2, seat=0)
     environment.reset(seed=0)
     assert not environment.action_space.contains(bad)
-    with pytest.warns(UserWarning, match="an action is an integer index"):
-        _obs, reward, terminated, _truncated, info = environment.step(bad)
-    assert (reward, terminated) == (-1.0, True) and "illegal_action" in info
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "penalized" warning either
+        with pytest.raises(ActionSpaceError, match=r"integer index|no action has index"):
+            environment.step(bad)
+    legal = int(np.flatnonzero(environment.action_masks())[0])
+    *_, info = environment.step(legal)
+    assert "illegal_action" not in info
 
 
 def test_a_penalized_illegal_action_warns_once_per_environment() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from airships_env.engine import NUM_ACTIONS
+from airships_env.engine import NUM_ACTIONS, ActionSpaceError
 from airships_env.policy import Decision, RandomPolicy
 from airships_env.vector import AirshipsVecEnv
 
@@ -110,6 +110,31 @@ def test_wide_actions_are_refused_not_wrapped() -> None:
     env = AirshipsVecEnv(3, 2, "random", seed=5)
     env.reset()
     wrapped = env.action_masks().argmax(axis=1).astype(np.int64) + 2**32
-    with pytest.raises(IllegalActionError, match=r"game 0 of the batch: no action has index"):
+    with pytest.raises(IllegalActionError, match=r"'game 0'.*no action has index"):
         env.step(wrapped)
     env.step(env.action_masks().argmax(axis=1))  # int64 in range: played
+
+
+@pytest.mark.parametrize("bad", [np.float32("nan"), 2.0, 83, -1], ids=["nan", "float", "83", "-1"])
+def test_a_value_outside_the_action_space_raises_and_changes_nothing(bad) -> None:
+    """Issue 27 item 11: never cast to an action (3.7 -> 3, NaN -> a huge negative), never
+    left alone (-1): the VecEnv names the game and its legal actions."""
+    env = AirshipsVecEnv(3, 2, "random", seed=4)
+    obs = env.reset()
+    actions = np.asarray(env.action_masks().argmax(axis=1), dtype=np.asarray(bad).dtype)
+    actions[1] = bad
+    first_bad = 1 if isinstance(bad, int) else 0  # a float array is no action anywhere
+    expected = f"in phase 'game {first_bad}': (an action is an integer index|no action has index)"
+    with pytest.raises(ActionSpaceError, match=expected):
+        env.step(actions)
+    np.testing.assert_array_equal(env.batch.obs, obs)
+    env.step(env.action_masks().argmax(axis=1))  # still playable
+
+
+def test_an_external_policy_returning_floats_is_refused() -> None:
+    class Floats(FirstLegal):
+        def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            return masks.argmax(axis=1).astype(np.float64) + 0.5
+
+    with pytest.raises(ActionSpaceError, match="integer index"):
+        AirshipsVecEnv(2, 2, Floats(), seed=0).reset()

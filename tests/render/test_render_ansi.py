@@ -143,3 +143,21 @@ def test_crowded_company_still_fits(table: tuple[GameState, ActionRecord]) -> No
     assert len(state.players[0].airships) == 10
     assert "airships 10:" in text and "Hindenburg phases: H1 H2 H3 H4" in text
     assert " + 39 Hindenburg" in text  # E2: all four phases done: high values 8+9+10+12
+
+
+def test_the_header_says_what_left_the_game() -> None:
+    """Issue 27 item 14: the header said 'left the game: 0'."""
+    state = new_game(2, seed=1)
+    assert "no expansion out of the game" in render_ansi(state, color=False)
+    state.removed.append(3)
+    assert "1 expansion out of the game" in render_ansi(state, color=False)
+
+
+def test_the_picture_takes_the_same_words(monkeypatch) -> None:
+    """The GIF's top bar said '0 left the game': it draws the shared text now."""
+    from airships_env.render import picture
+
+    shown: list[str] = []
+    monkeypatch.setattr(picture, "removed_text", lambda state: shown.append("x") or "gone")
+    picture.render_rgb(new_game(2, seed=1))
+    assert shown == ["x"]

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("ray")
 
 from agents.arena import run_arena
+from agents.rllib.arena import RayExecutor
 from agents.rllib.config import load_config
 from agents.rllib.errors import ResumeError
 from agents.rllib.export import export_actor
@@ -70,10 +71,10 @@ def test_arena_on_the_cluster_gives_the_local_records(
     for specs in (["greedy", "random"], [f"rllib:path={actor}", "greedy"]):  # native, Python
         local = run_arena(specs, 12, seed=5, paired=True, workers=1, out=tmp_path / "local.jsonl")
         out = tmp_path / "ray.jsonl"
-        remote = run_arena(specs, 12, seed=5, paired=True, out=out, ray_address="default")
+        remote = run_arena(specs, 12, seed=5, paired=True, out=out, executor=RayExecutor())
         assert remote.played == 12 and not remote.errors
         assert without_timings(remote.records) == without_timings(local.records)
-        resumed = run_arena(specs, 12, seed=5, paired=True, out=out, ray_address="default")
+        resumed = run_arena(specs, 12, seed=5, paired=True, out=out, executor=RayExecutor())
         assert resumed.played == 0  # everything was in the file
         (tmp_path / "local.jsonl").unlink()
         out.unlink()

@@ -35,7 +35,11 @@ def test_sb3_configs_are_not_rllib() -> None:
             {"league": {"bots": {"mcts": 1.0}}},
             "x.yaml: league.bots: expected bots the core plays (random, greedy, heuristic)",
         ),
-        ({"num_players": 5}, "x.yaml: num_players: expected an integer <= 4, found 5"),
+        (
+            {"num_players": 5},
+            "x.yaml: num_players: expected 2 to 4 (the player counts of airships)",
+        ),
+        ({"game": "chess"}, "x.yaml: game: expected one of the registered games (airships"),
         (
             {"ppo": {"train_batch_size": 100, "minibatch_size": 200}},
             "x.yaml: ppo.minibatch_size: expected at most ppo.train_batch_size (100), found 200",

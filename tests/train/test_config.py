@@ -122,7 +122,8 @@ def test_bad_value_names_key_and_expectation(
 
 def test_bad_top_level_values(tmp_path: Path) -> None:
     for key, value, expected in [
-        ("num_players", 5, "num_players: expected an integer <= 4, found 5"),
+        ("num_players", 5, "num_players: expected 2 to 4 (the player counts of airships), found 5"),
+        ("game", "chess", "game: expected one of the registered games (airships"),
         ("vec_env", "threads", "vec_env: expected one of 'native', 'subproc' or 'dummy'"),
         ("reward", "money", "reward: expected one of 'win' or 'score'"),
         ("n_envs", -2, "n_envs: expected an integer >= 1, found -2"),

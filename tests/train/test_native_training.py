@@ -2,7 +2,7 @@
 
 A tiny run (seconds) with a bot and a snapshot opponent writes checkpoints, resumes, evaluates
 and plays legal moves only; a run killed with SIGKILL and resumed writes no evaluation row
-twice; the profile compares the real and a free environment.
+twice and ends as the uninterrupted run does; the profile compares the real and a free environment.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from agents.training.league import BOT, SNAPSHOT, LeagueMix, Member
 from agents.training.native_league import NativeLeagueVecEnv
 from agents.training.profile import FreeVecEnv, profile
 from agents.training.train import train
+from tests.train.test_resume import assert_same_weights
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +76,7 @@ def test_native_run_checkpoints_resumes_and_plays_legal_moves(tmp_path: Path) ->
     state = read_state(first.run_dir)
     assert state is not None and state.num_timesteps == 512 and state.wall_seconds > 0
     league = json.loads((first.run_dir / state.league).read_text())  # type: ignore[arg-type]
-    assert [s["step"] for s in league["snapshots"]] == [256]  # a snapshot joined the pool
+    assert [s["step"] for s in league["snapshots"]] == [256, 512]  # snapshots joined the pool
     assert [r["step"] for r in evaluation_rows(first.run_dir)] == [256, 512]
 
     resumed = train(
@@ -182,8 +183,15 @@ def test_sigkill_and_resume_write_no_evaluation_twice(tmp_path: Path) -> None:
     state = read_state(run_dir)
     assert state is not None and state.num_timesteps == 512
     train(native_config(tmp_path), resume=True, progress_bar=False, log=lambda t: None)
-    steps = [r["step"] for r in evaluation_rows(run_dir)]
-    assert steps == [256, 512, 768, 1024]  # 768 evaluated once more, written once
+    rows = evaluation_rows(run_dir)
+    assert [r["step"] for r in rows] == [256, 512, 768, 1024]  # 768 evaluated again, written once
+    # and the resumed run is the uninterrupted one: same rows, same final weights
+    straight = train(native_config(tmp_path / "straight"), progress_bar=False, log=lambda t: None)
+    timing = ("wall_seconds", "seconds")
+    assert [{k: v for k, v in r.items() if k not in timing} for r in rows] == [
+        {k: v for k, v in r.items() if k not in timing} for r in evaluation_rows(straight.run_dir)
+    ]
+    assert_same_weights(run_dir / "final_model.zip", straight.run_dir / "final_model.zip")
 
 
 def test_trim_evaluations_drops_later_and_torn_rows(tmp_path: Path) -> None:

@@ -52,9 +52,9 @@ def test_tiny_run_writes_a_checkpoint(tiny_run: tuple[TrainConfig, Path]) -> Non
     assert (run_dir / "final_model.zip").is_file()
     assert (run_dir / "best_model.zip").is_file()
     assert state.best_step == 256 and state.best_win_rate is not None
-    # one snapshot was taken at step 128 and is in the saved pool
+    # snapshots were taken at step 128 and at the end (256, as a rollout start there would)
     league = json.loads((run_dir / state.league).read_text())  # type: ignore[arg-type]
-    assert [s["step"] for s in league["snapshots"]] == [128]
+    assert [s["step"] for s in league["snapshots"]] == [128, 256]
     assert (run_dir / league["snapshots"][0]["path"]).is_file()
     evaluations = [
         json.loads(line)
@@ -87,8 +87,8 @@ def test_resume_continues_step_count_and_pool(
     assert result.num_timesteps == state.num_timesteps == 512
     assert state.sessions == 2
     league = json.loads((run_dir / "league.json").read_text())
-    # the restored snapshot (128) is still in the pool, joined by the one taken at 384
-    assert [s["step"] for s in league["snapshots"]] == [128, 384]
+    # the restored pool (128, 256) went on: the newest two of 128, 256, 384 and 512 are kept
+    assert [s["step"] for s in league["snapshots"]] == [384, 512]
     assert yaml.safe_load((run_dir / "config.yaml").read_text())["total_timesteps"] == 512
     # keep_last: 2
     assert sorted(p.name for p in (run_dir / "checkpoints").glob("*.zip")) == [
@@ -143,9 +143,11 @@ def test_ctrl_c_saves_a_checkpoint_of_trained_steps(tmp_path: Path) -> None:
     assert result.interrupted
     state = read_state(result.run_dir)
     assert state is not None and state.interrupted
-    # interrupted in the second rollout (128..256): only the first one was learned from
-    assert state.num_timesteps == result.num_timesteps == 128
-    assert (result.run_dir / "checkpoints" / "step_128.zip").is_file()
+    # interrupted in the second rollout (128..256): it and its update finish, and the run
+    # stops at the next rollout start with a checkpoint there
+    assert state.num_timesteps == result.num_timesteps == 256
+    assert (result.run_dir / "checkpoints" / "step_256.zip").is_file()
+    assert state.games == "checkpoints/step_256.games.npz"
     assert not (result.run_dir / "final_model.zip").exists()
 
 

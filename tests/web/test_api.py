@@ -355,3 +355,14 @@ def test_logs_name_their_game(client, folders) -> None:
     assert "unknown game &#39;chess&#39;" in client.get("/").text
     upload = client.post("/replays", files={"log": ("o.jsonl", other.encode())}, headers=JSON)
     assert upload.status_code == 400 and "unknown game 'chess'" in upload.json()["error"]
+
+
+def test_the_table_says_how_many_expansions_left_the_game() -> None:
+    """Issue 27 item 14: the status chip said '1 out of the game'."""
+    from agents.web.app import _templates, table_context
+    from airships_env.engine import new_game
+
+    state = new_game(2, seed=1)
+    state.removed.append(3)
+    html = _templates().get_template("_table.html").render(**table_context(state, ["P0", "P1"]))
+    assert "1 expansion out of the game" in html

@@ -1,4 +1,4 @@
-// Airships web app: forms without page reloads, bots moving one by one, replays that play.
+// The web app (every game): forms without page reloads, bots moving one by one, replays that play.
 // Every page works without this file; it only saves reloads and adds the timers.
 "use strict";
 (function () {
@@ -75,22 +75,23 @@
         load("?" + new URLSearchParams(new FormData(form)).toString());
       });
     });
-    // The new-game form shows as many opponents and seats as there are players.
-    const players = document.querySelector("select[data-players]");
-    if (players) {
+    // Each game's new-game form shows as many opponents and seats as there are players.
+    document.querySelectorAll("form.new-game").forEach(function (form) {
+      const players = form.querySelector("select[data-players]");
+      if (!players) return;
       const update = function () {
         const n = Number(players.value);
-        document.querySelectorAll("[data-opponent]").forEach(function (label) {
+        form.querySelectorAll("[data-opponent]").forEach(function (label) {
           label.hidden = Number(label.dataset.opponent) > n - 1;
         });
-        document.querySelectorAll("select[name=seat] option").forEach(function (option) {
+        form.querySelectorAll("select[name=seat] option").forEach(function (option) {
           option.disabled = Number(option.value) >= n;
           if (option.disabled && option.selected) option.parentElement.value = "0";
         });
       };
       players.addEventListener("change", update);
       update();
-    }
+    });
     // Hovering a choice rings its place on the board.
     document.querySelectorAll("[data-action][data-target]").forEach(function (button) {
       const places = document.querySelectorAll('svg [data-target="' + button.dataset.target + '"]');

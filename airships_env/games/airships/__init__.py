@@ -117,6 +117,22 @@ class AirshipsGame:
         """Airships' agents: spec name -> ``'module:Class'``."""
         return BOTS
 
+    def native_bots(self) -> str:
+        """Airships' bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native:NATIVE_BOTS"
+
+    def record_fields(self, state: Any) -> dict[str, Any]:
+        """A finished game's own fields in an arena record: each seat's airships (E3)."""
+        from airships_env.engine.rules import airship_count
+
+        return {"airships": [airship_count(state, p) for p in range(state.num_players)]}
+
+    def log_header(self, state: Any, meta: Mapping[str, Any]) -> dict[str, Any]:
+        """The header line of a game log starting at ``state`` (Airships: GameLog's)."""
+        from airships_env.engine import GameLog
+
+        return GameLog.start(state, **meta).header()
+
     def presenter(self) -> Any:
         """Airships' presenter (text, ANSI, picture, SVG)."""
         from airships_env.games.airships.present import AirshipsPresenter

@@ -71,7 +71,8 @@ class AirshipsPresenter:
         x = 0.0
         bottom = top
         for player in range(state.num_players):
-            company, company_w, company_h = _placed(pieces.company_svg(state, player, you=seat), x, top
+            company, company_w, company_h = _placed(
+                pieces.company_svg(state, player, you=seat), x, top
             )
             parts.append(company)
             x += company_w + _GAP

@@ -1,0 +1,172 @@
+"""Nippon's observation: named pieces over one flat float32 vector, seen from one seat.
+
+Seats are rotated so that the observing seat comes first (``seat``, ``seat + 1``, ...). Every
+value is a count scaled by a fixed divisor, so values lie in [-4, 8]. The pieces, in order
+(``n`` = players, ``R`` = worker rows for ``n``):
+
+====================  ==============  ==================================================
+name                  size            content
+====================  ==============  ==================================================
+phase                 15              one-hot of ``State.phase``
+pending               80              the action in progress: kind one-hot (10: 9 + none),
+                                      units / 3, goods-or-regions used (6 bits), market
+                                      region one-hot (5), contract one-hot (9), demand / 3,
+                                      goods used for it (6 bits), influence space one-hot
+                                      (33), cubes / 3, multiplier to place / 5, am I the
+                                      seat to act (1), am I the first player (1), padding
+track                 12              marker one-hot (8), golden (1), golden turns / 12,
+                                      turn count / 150, reward tiles shown / 16
+rewards               12              reward tiles on display per (level, gift) / 4
+action_spaces         30              workers per (space, colour) / 3
+rows                  6 * R           workers per (row, colour) / 3
+owed                  5 + R           workers owed per place / 3
+bag                   6               workers per colour in the bag / 7
+factories_open        24              1 if the factory tile is still in the supply
+machinery             1               machinery supply / 24
+cities                8 * 4 * 12      per influence space: good one-hot (6), tile value / 6,
+                                      neutral value / 3, owner: me, another, none (3), 0
+regions               4 * 2 * n       trains, ships per (region, seat) / 4
+players               n * 86          per seat (me first): yen / 30, coal / 10, blueprints /
+                                      10, VP / 100, money, coal track positions / 12,
+                                      knowledge / 10, workers per colour / 6, workers / 6,
+                                      factory per good (6), its coal cost / 3 (6), machine
+                                      / 2 (6), cubes / 4 (6), reserve / 3, trains, ships /
+                                      4, contracts done (8), tiles in supply per value / 2
+                                      (6), removed / 10, multipliers / 5 (9), reward level
+                                      / 4, influence per region / 20 (4), ship VP scored /
+                                      50, padding (5)
+====================  ==============  ==================================================
+
+Nothing here reads the generator: the bag's order never reaches an observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from airships_env.games.nippon.engine.data import default_data
+from airships_env.games.nippon.engine.rules import region_influence
+from airships_env.games.nippon.engine.state import State
+
+__all__ = ["encode_observation", "observation_layout", "observation_size"]
+
+PLAYER_SIZE = 86
+
+
+def observation_layout(num_players: int) -> list[tuple[str, int]]:
+    """The named pieces of a seat's observation for ``num_players``."""
+    rows = default_data().num_rows(num_players)
+    return [
+        ("phase", 15),
+        ("pending", 80),
+        ("track", 12),
+        ("rewards", 12),
+        ("action_spaces", 30),
+        ("rows", 6 * rows),
+        ("owed", 5 + rows),
+        ("bag", 6),
+        ("factories_open", 24),
+        ("machinery", 1),
+        ("cities", 8 * 4 * 12),
+        ("regions", 4 * 2 * num_players),
+        ("players", num_players * PLAYER_SIZE),
+    ]
+
+
+def observation_size(num_players: int) -> int:
+    """The length of the observation vector for ``num_players``."""
+    return sum(size for _, size in observation_layout(num_players))
+
+
+def _one_hot(size: int, index: int) -> list[float]:
+    out = [0.0] * size
+    if 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def _bits(mask: int, size: int) -> list[float]:
+    return [float(mask >> k & 1) for k in range(size)]
+
+
+def encode_observation(state: Any, seat: int) -> np.ndarray:
+    """``seat``'s observation of a view or a true state (a fresh float32 vector)."""
+    s: State = state
+    d = s.data
+    n = s.num_players
+    seats = [(seat + k) % n for k in range(n)]
+    rows = d.num_rows(n)
+    parts: list[list[float]] = []
+    parts.append(_one_hot(15, s.phase))
+    pending = [
+        *_one_hot(10, s.pend_kind if s.pend_kind >= 0 else 9),
+        s.pend_units / 3,
+        *_bits(s.pend_mask, 6),
+        *_one_hot(5, s.pend_region if s.pend_region >= 0 else 4),
+        *_one_hot(9, s.pend_contract if s.pend_contract >= 0 else 8),
+        s.pend_demand / 3,
+        *_bits(s.pend_goods, 6),
+        *_one_hot(33, s.pend_space if s.pend_space >= 0 else 32),
+        s.pend_cubes / 3,
+        s.pend_multiplier / 5,
+        float(s.current == seat),
+        float(s.first_player == seat),
+    ]
+    parts.append(pending + [0.0] * (80 - len(pending)))
+    parts.append(
+        [
+            *_one_hot(8, min(s.marker, 7)),
+            float(s.golden_turns >= -1),
+            max(0, s.golden_turns) / 12,
+            s.turn_count / 150,
+            len(s.rewards_left) / 16,
+        ]
+    )
+    rewards = [0.0] * 12
+    for t in s.rewards_left:
+        rw = d.rewards[t]
+        rewards[(rw.level - 1) * 3 + ("blueprints", "coal", "yen").index(rw.gift)] += 0.25
+    parts.append(rewards)
+    parts.append([c / 3 for sp in s.spaces for c in sp])
+    parts.append([c / 3 for row in s.rows for c in row] + [0.0] * (6 * rows - 6 * len(s.rows)))
+    parts.append([o / 3 for o in s.owed])
+    parts.append([c / 7 for c in s.bag])
+    parts.append([float(o < 0) for o in s.factory_owner])
+    parts.append([s.machinery_supply / 24])
+    cities: list[float] = []
+    for city in range(8):
+        for i in range(4):
+            owner = s.influence_owner[city][i]
+            cities += _one_hot(6, s.city_goods[city][i])
+            cities += [s.influence_value[city][i] / 6, d.neutral[i] / 3]
+            cities += [float(owner == seat), float(owner >= 0 and owner != seat), float(owner < 0)]
+            cities.append(0.0)
+    parts.append(cities)
+    parts.append(
+        [s.trains_in[r][p] / 4 for r in range(4) for p in seats]
+        + [s.ships_in[r][p] / 4 for r in range(4) for p in seats]
+    )
+    influence = [region_influence(s, r)[0] for r in range(4)]
+    players: list[float] = []
+    for p in seats:
+        row = [s.yen[p] / 30, s.coal[p] / 10, s.blueprints[p] / 10, s.vp[p] / 100]
+        row += [s.money_pos[p] / 12, s.coal_pos[p] / 12, s.knowledge[p] / 10]
+        row += [s.workers[p].count(c) / 6 for c in range(6)] + [len(s.workers[p]) / 6]
+        tiles = s.factory_tile[p]
+        row += [float(t >= 0) for t in tiles]
+        row += [d.factories[t].coal / 3 if t >= 0 else 0.0 for t in tiles]
+        row += [m / 2 for m in s.machine[p]] + [c / 4 for c in s.cubes[p]]
+        row += [s.machine_reserve[p] / 3, s.trains_placed[p] / 4, s.ships_placed[p] / 4]
+        row += [float(c) for c in s.contracts_done[p]]
+        row += [v / 2 for v in s.tiles_supply[p]] + [s.tiles_removed[p] / 10]
+        row += [m / 5 for m in s.achievements[p]]
+        k = len(s.workers[p])
+        row += [(d.worker_levels[k - 1] if k else 0) / 4]
+        row += [influence[r][p] / 20 for r in range(4)]
+        row += [sum(sc[p] for sc in s.scored) / 50]
+        players += row + [0.0] * (PLAYER_SIZE - len(row))
+    parts.append(players)
+    flat = [x for part in parts for x in part]
+    return np.asarray(flat, dtype=np.float32)
