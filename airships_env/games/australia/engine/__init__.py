@@ -30,11 +30,10 @@ from airships_env.games.australia.engine.errors import (
 from airships_env.games.australia.engine.records import ActionRecord, Scoring
 from airships_env.games.australia.engine.rules import (
     legal_actions,
-    new_game,
     outcome,
-    replay,
     replay_action,
 )
+from airships_env.games.australia.engine.setup import new_game, replay
 from airships_env.games.australia.engine.state import RulesOptions, State, state_from_dict
 
 __all__ = [

@@ -8,10 +8,9 @@ action that caused it and shows in its record.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from airships_env.games.australia.engine import actions as A
-from airships_env.games.australia.engine.chance import shuffle
 from airships_env.games.australia.engine.data import (
     BACK_DOLLARS,
     BACK_RANGERS,
@@ -19,14 +18,10 @@ from airships_env.games.australia.engine.data import (
     NUM_CARD_TYPES,
     NUM_COLOURS,
     NUM_REGIONS,
-    PLAYER_COUNTS,
     SHIP,
-    AustraliaData,
-    default_data,
 )
 from airships_env.games.australia.engine.errors import IllegalActionError, LogError, ViewError
-from airships_env.games.australia.engine.records import ActionRecord, Scoring
-from airships_env.games.australia.engine.state import (
+from airships_env.games.australia.engine.model import (
     ACTION,
     DRAW,
     MOVE_TO,
@@ -36,10 +31,12 @@ from airships_env.games.australia.engine.state import (
     SETUP_DRAW,
     TAKE_BACK,
     WINDMILL,
-    RulesOptions,
-    State,
 )
+from airships_env.games.australia.engine.records import ActionRecord, Scoring
 from airships_env.protocol import Outcome, as_action_index, ranks_from
+
+if TYPE_CHECKING:  # the state's methods call these rules; the rules take a state
+    from airships_env.games.australia.engine.state import State
 
 RECOLOUR_COST = 3  # D1
 MOVE_COST = 4  # D2
@@ -47,74 +44,6 @@ NO_RANGER_VP = 2  # A2 (b)
 INITIATOR_VP = 3  # P3
 MAX_TAKE_BACK = 4  # A5
 HAND_SIZE = 2  # S4
-
-
-def new_game(
-    num_players: int,
-    seed: int | None = None,
-    *,
-    rng: np.random.Generator | None = None,
-    options: RulesOptions | None = None,
-    data: AustraliaData | None = None,
-) -> State:
-    """Set up a game (S1-S3); all chance from ``rng`` (or ``default_rng(seed)``). The first
-    actions are the S4 draws."""
-    if num_players not in PLAYER_COUNTS:
-        raise ValueError(f"Australia is for 2 to 5 players, not {num_players!r}")
-    if rng is None:
-        rng = np.random.default_rng(seed)
-    options = options if options is not None else RulesOptions()
-    data = data if data is not None else default_data()
-    smallest = min(sum(row) for row in data.cards)
-    if options.stack_cards > smallest:
-        raise ValueError(f"RulesOptions.stack_cards: {options.stack_cards} cards per stack, but "
-                         f"the smallest back has {smallest} cards")  # fmt: skip
-    tiles = shuffle(rng, data.tile_list())  # N2
-    stacks: list[list[int]] = []
-    set_aside: list[list[int]] = []
-    for back in range(NUM_BACKS):  # N3
-        cards = [c for c in range(NUM_COLOURS) for _ in range(data.cards[back][c])]
-        shuffle(rng, cards)
-        cut = len(cards) - options.stack_cards
-        set_aside.append(cards[:cut])
-        stacks.append(cards[cut:])
-    n = num_players
-    return State(
-        num_players=n,
-        data=data,
-        options=options,
-        phase=SETUP_DRAW,
-        current=0,
-        actions_left=0,
-        step=0,
-        turn=0,
-        round=0,
-        supply=[data.rangers[n]] * n,
-        vp=[0] * n,
-        dollars=[0] * n,  # S5
-        plane=[-1] * n,
-        hands=[[0] * NUM_CARD_TYPES for _ in range(n)],
-        stacks=stacks,
-        set_aside=set_aside,
-        played=[0] * NUM_CARD_TYPES,
-        rangers=[[0] * n for _ in range(data.num_locations)],
-        tile_value=tiles,
-        tile_up=[0] * NUM_REGIONS,
-        conservation=[1] * NUM_REGIONS,
-        windmill_track=[],
-        ranger_track=[],
-        pending_card=-1,
-        pending_paid=0,
-        rangers_left=0,
-        track_used=0,
-        taken=0,
-        move_from=-1,
-        setup_draws=0,
-        end_triggered=0,
-        windmill_region=-1,
-        windmill_value=data.windmill_start if options.full_game else 0,
-        rng=rng,
-    )
 
 
 # ---------------------------------------------------------------- derived values
@@ -593,18 +522,3 @@ def replay_action(state: State, record: ActionRecord) -> ActionRecord:
             f"record of step {record.step} does not match its replay: {record} != {again}"
         )
     return again
-
-
-def replay(
-    records: list[ActionRecord],
-    num_players: int,
-    seed: int | None = None,
-    *,
-    options: RulesOptions | None = None,
-    data: AustraliaData | None = None,
-) -> State:
-    """The state after replaying a log from the seeded setup (every record checked)."""
-    state = new_game(num_players, seed, options=options, data=data)
-    for record in records:
-        replay_action(state, record)
-    return state

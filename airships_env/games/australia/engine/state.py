@@ -18,57 +18,41 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.games.australia.engine import rules as _rules
+from airships_env.games.australia.engine import view as _view
 from airships_env.games.australia.engine.data import AustraliaData, default_data, load_data
 from airships_env.games.australia.engine.errors import LogError
+from airships_env.games.australia.engine.model import (
+    ACTION as ACTION,
+)
+from airships_env.games.australia.engine.model import (
+    DRAW as DRAW,
+)
+from airships_env.games.australia.engine.model import (
+    MOVE_TO as MOVE_TO,
+)
+from airships_env.games.australia.engine.model import (
+    OVER as OVER,
+)
+from airships_env.games.australia.engine.model import (
+    PHASE_NAMES as PHASE_NAMES,
+)
+from airships_env.games.australia.engine.model import (
+    PLACE as PLACE,
+)
+from airships_env.games.australia.engine.model import (  # re-exported: the phases and options
+    SETUP_DRAW as SETUP_DRAW,
+)
+from airships_env.games.australia.engine.model import (
+    TAKE_BACK as TAKE_BACK,
+)
+from airships_env.games.australia.engine.model import (
+    WINDMILL as WINDMILL,
+)
+from airships_env.games.australia.engine.model import (
+    RulesOptions as RulesOptions,
+)
 
-# Phases: who acts and which actions make sense.
-SETUP_DRAW, WINDMILL, ACTION, PLACE, DRAW, TAKE_BACK, MOVE_TO, OVER = range(8)
-PHASE_NAMES: tuple[str, ...] = (
-    "setup draw", "windmill", "action", "place", "draw", "take back", "move to", "over",
-)  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class RulesOptions:
-    """The rulings that can be switched (docs/australia/RULES.md "Rules options")."""
-
-    full_game: bool = False  # S6, W1-W6, E2
-    stack_cards: int = 9  # S3: 8 is the published simple game
-    recolour_anywhere: bool = False  # D1
-    max_rounds: int = 200  # E4
-
-    def __post_init__(self) -> None:
-        for name in ("full_game", "recolour_anywhere"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"RulesOptions.{name}: expected a bool, found "
-                                 f"{getattr(self, name)!r}")  # fmt: skip
-        for name, low in (("stack_cards", 3), ("max_rounds", 1)):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"RulesOptions.{name}: expected an integer >= {low}, found "
-                                 f"{value!r}")  # fmt: skip
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "full_game": self.full_game,
-            "stack_cards": self.stack_cards,
-            "recolour_anywhere": self.recolour_anywhere,
-            "max_rounds": self.max_rounds,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> RulesOptions:
-        """The inverse of :meth:`to_dict` (unknown keys are an error)."""
-        if not isinstance(data, dict):
-            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
-        return cls(**data)
-
-
-# The list fields, in to_dict order: name -> nesting depth (1: list of ints, 2: list of lists).
 _LISTS: dict[str, int] = {
     "supply": 1,
     "vp": 1,
@@ -140,15 +124,11 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal action indices, sorted (a fresh list)."""
-        from airships_env.games.australia.engine.rules import legal_actions
-
-        return legal_actions(self)
+        return _rules.legal_actions(self)
 
     def apply_action(self, action: int) -> Any:
         """Apply a legal action and return its frozen record."""
-        from airships_env.games.australia.engine.rules import apply_action
-
-        return apply_action(self, action)
+        return _rules.apply_action(self, action)
 
     def is_terminal(self) -> bool:
         """True once the game is over (E1 or E4)."""
@@ -156,21 +136,15 @@ class State:
 
     def outcome(self) -> Any:
         """Scores, winners and places once the game is over; None before."""
-        from airships_env.games.australia.engine.rules import outcome
-
-        return outcome(self)
+        return _rules.outcome(self)
 
     def view(self, seat: int) -> State:
         """What ``seat`` may see (V1-V4): hidden cards and tiles canonical, no generator."""
-        from airships_env.games.australia.engine.view import view
-
-        return view(self, seat)
+        return _view.view(self, seat)
 
     def determinize(self, rng: np.random.Generator) -> State:
         """A playable state, what the view hides re-dealt from ``rng`` consistently with it."""
-        from airships_env.games.australia.engine.view import determinize
-
-        return determinize(self, rng)
+        return _view.determinize(self, rng)
 
     @property
     def phase_name(self) -> str:

@@ -10,11 +10,15 @@ is gone. ``determinize`` deals the same hidden cards and tiles at random instead
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from airships_env.games.australia.engine.chance import shuffle
 from airships_env.games.australia.engine.data import NUM_BACKS, NUM_COLOURS, NUM_REGIONS
-from airships_env.games.australia.engine.state import State
+
+if TYPE_CHECKING:  # the state's methods call the view; the view takes a state
+    from airships_env.games.australia.engine.state import State
 
 
 def _hidden_cards(state: State, seat: int, back: int) -> list[int]:

@@ -28,11 +28,10 @@ from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.games.clockwork.engine.rules import (
     ViewError,
     legal_actions,
-    new_game,
     outcome,
-    replay,
     replay_action,
 )
+from airships_env.games.clockwork.engine.setup import new_game, replay
 from airships_env.games.clockwork.engine.state import RulesOptions, State, state_from_dict
 
 __all__ = [

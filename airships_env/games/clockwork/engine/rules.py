@@ -8,6 +8,7 @@ a move with nowhere to go) happens inside the action that caused it and shows in
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,7 +17,6 @@ from airships_env.games.clockwork.engine.chance import (
     is_lucky,
     is_odd_or_double,
     roll_two,
-    shuffle,
 )
 from airships_env.games.clockwork.engine.data import (
     AS,
@@ -26,15 +26,11 @@ from airships_env.games.clockwork.engine.data import (
     HAND_LIMIT,
     NUM_SCRAPYARDS,
     NUM_TYPES,
-    PLAYER_COUNTS,
     POWER,
     SCRAP,
-    ClockworkData,
-    default_data,
 )
 from airships_env.games.clockwork.engine.errors import IllegalActionError, LogError
-from airships_env.games.clockwork.engine.records import ActionRecord
-from airships_env.games.clockwork.engine.state import (
+from airships_env.games.clockwork.engine.model import (
     ACT,
     COUNTER,
     DEMAND,
@@ -45,10 +41,12 @@ from airships_env.games.clockwork.engine.state import (
     PLACE,
     RESPOND,
     ROLL,
-    RulesOptions,
-    State,
 )
+from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.protocol import Outcome, ranks_from
+
+if TYPE_CHECKING:  # the state's methods call these rules; the rules take a state
+    from airships_env.games.clockwork.engine.state import State
 
 FIELD_CAPACITY = 2  # M2
 SHOWN_TYPES = frozenset(range(AS + 1))  # FM, CB and AS are named by showing a card (C1, R1)
@@ -56,70 +54,6 @@ SHOWN_TYPES = frozenset(range(AS + 1))  # FM, CB and AS are named by showing a c
 
 class ViewError(ValueError):
     """A view (or a finished game) was asked to advance."""
-
-
-def new_game(
-    num_players: int,
-    seed: int | None = None,
-    *,
-    rng: np.random.Generator | None = None,
-    options: RulesOptions | None = None,
-    data: ClockworkData | None = None,
-) -> State:
-    """Set up and deal a game (S1-S4); all chance from ``rng`` (or ``default_rng(seed)``)."""
-    if num_players not in PLAYER_COUNTS:
-        raise ValueError(f"Escape from Clockwork City is for 2 to 4 players, not {num_players!r}")
-    if rng is None:
-        rng = np.random.default_rng(seed)
-    options = options if options is not None else RulesOptions()
-    data = data if data is not None else default_data()
-    counts = data.counts[num_players]
-    deck = [t for t in range(NUM_TYPES) for _ in range(counts[t])]  # S1, type order
-    shuffle(rng, deck)  # S2, N2
-    hands = [[0] * NUM_TYPES for _ in range(num_players)]
-    for seat in range(num_players):
-        for card in deck[HAND_LIMIT * seat : HAND_LIMIT * (seat + 1)]:
-            hands[seat][card] += 1
-    piles: list[list[int]] = [[] for _ in range(NUM_SCRAPYARDS)]
-    for j, card in enumerate(deck[HAND_LIMIT * num_players :]):
-        piles[j % NUM_SCRAPYARDS].append(card)
-    start = 0
-    if options.first_player == "roll":  # S3, N3: roll-off, ties roll again
-        contenders = list(range(num_players))
-        while len(contenders) > 1:
-            sums = [sum(roll_two(rng)) for _ in contenders]
-            best = max(sums)
-            contenders = [s for s, total in zip(contenders, sums, strict=True) if total == best]
-        start = contenders[0]
-    towers = data.track.towers
-    state = State(
-        num_players=num_players,
-        data=data,
-        options=options,
-        hands=hands,
-        laid_fm=[-1] * num_players,
-        laid_cb=[-1] * num_players,
-        piles=piles,
-        places=[-1] * A.NUM_PLACES,
-        removed_scrap=0,
-        pawns=[towers] * num_players,
-        start_player=start,
-        current=start,
-        actor=start,
-        phase=ROLL,
-        dice=[0, 0],
-        turn=1,
-        step=0,
-        turn_start_field=towers,
-        endgame=False,
-        challenge=[-1, -1, -1, -1],
-        seek_type=-1,
-        winner=-1,
-        known=[[[0] * NUM_TYPES for _ in range(num_players)] for _ in range(num_players)],
-        rng=rng,
-    )
-    _settle(state, start, [])  # S4: a dealt machine is laid at once
-    return state
 
 
 # ---------------------------------------------------------------- what is legal
@@ -591,18 +525,3 @@ def replay_action(state: State, record: ActionRecord) -> ActionRecord:
             f"record of step {record.step} does not match its replay: {record} != {again}"
         )
     return again
-
-
-def replay(
-    num_players: int,
-    seed: int | None,
-    records: Iterable[ActionRecord],
-    *,
-    options: RulesOptions | None = None,
-    data: ClockworkData | None = None,
-) -> State:
-    """The state after replaying a log from the seeded setup (every record checked)."""
-    state = new_game(num_players, seed, options=options, data=data)
-    for record in records:
-        replay_action(state, record)
-    return state

@@ -16,72 +16,49 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.games.clockwork.engine import rules as _rules
+from airships_env.games.clockwork.engine import view as _view
 from airships_env.games.clockwork.engine.data import ClockworkData, default_data, load_data
 from airships_env.games.clockwork.engine.errors import LogError
-
-# Phases: who acts and which actions make sense.
-ROLL, MOVE, ACT, DEMAND, RESPOND, COUNTER, GIVE_BACK, DISCARD, PLACE, OVER = range(10)
-PHASE_NAMES: tuple[str, ...] = (
-    "roll", "move", "act", "demand", "respond", "counter", "give back", "discard", "place", "over",
-)  # fmt: skip
-
-_OPTION_VALUES = {
-    "lucky_rolls": ("anywhere", "from_scrapyard"),
-    "scrap_to": ("removed", "discards"),
-    "discard_recall": ("perfect", "none"),
-    "first_player": ("roll", "seat0"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class RulesOptions:
-    """The rulings that can be switched (docs/clockwork/RULES.md "Rules options")."""
-
-    white_field_exact: bool = False  # M1: NL, DE, PL, CZ
-    lucky_rolls: str = "anywhere"  # T2: "from_scrapyard" is RU
-    scrap_to: str = "removed"  # C2: "discards" is FR
-    discard_recall: str = "perfect"  # V4: "none"
-    first_player: str = "roll"  # S3: "seat0"
-    max_turns: int = 100  # W3: turns per player before a draw
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.white_field_exact, bool):
-            raise ValueError(
-                f"RulesOptions.white_field_exact: expected a bool, found {self.white_field_exact!r}"
-            )
-        for name, allowed in _OPTION_VALUES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"RulesOptions.{name}: expected one of {allowed}, found {value!r}")
-        if (
-            not isinstance(self.max_turns, int)
-            or isinstance(self.max_turns, bool)
-            or (self.max_turns < 1)
-        ):
-            raise ValueError(
-                f"RulesOptions.max_turns: expected a positive integer, found {self.max_turns!r}"
-            )
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "white_field_exact": self.white_field_exact,
-            "lucky_rolls": self.lucky_rolls,
-            "scrap_to": self.scrap_to,
-            "discard_recall": self.discard_recall,
-            "first_player": self.first_player,
-            "max_turns": self.max_turns,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> RulesOptions:
-        """The inverse of :meth:`to_dict` (unknown keys are an error)."""
-        if not isinstance(data, dict):
-            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
-        return cls(**data)
+from airships_env.games.clockwork.engine.model import (
+    _OPTION_VALUES as _OPTION_VALUES,
+)
+from airships_env.games.clockwork.engine.model import (
+    ACT as ACT,
+)
+from airships_env.games.clockwork.engine.model import (
+    COUNTER as COUNTER,
+)
+from airships_env.games.clockwork.engine.model import (
+    DEMAND as DEMAND,
+)
+from airships_env.games.clockwork.engine.model import (
+    DISCARD as DISCARD,
+)
+from airships_env.games.clockwork.engine.model import (
+    GIVE_BACK as GIVE_BACK,
+)
+from airships_env.games.clockwork.engine.model import (
+    MOVE as MOVE,
+)
+from airships_env.games.clockwork.engine.model import (
+    OVER as OVER,
+)
+from airships_env.games.clockwork.engine.model import (
+    PHASE_NAMES as PHASE_NAMES,
+)
+from airships_env.games.clockwork.engine.model import (
+    PLACE as PLACE,
+)
+from airships_env.games.clockwork.engine.model import (
+    RESPOND as RESPOND,
+)
+from airships_env.games.clockwork.engine.model import (  # re-exported: the phases and options
+    ROLL as ROLL,
+)
+from airships_env.games.clockwork.engine.model import (
+    RulesOptions as RulesOptions,
+)
 
 
 @dataclass(slots=True)
@@ -122,15 +99,11 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal action indices, sorted (a fresh list)."""
-        from airships_env.games.clockwork.engine.rules import legal_actions
-
-        return legal_actions(self)
+        return _rules.legal_actions(self)
 
     def apply_action(self, action: int, *, dice: tuple[int, int] | None = None) -> Any:
         """Apply a legal action and return its frozen record (``dice``: force a roll)."""
-        from airships_env.games.clockwork.engine.rules import apply_action
-
-        return apply_action(self, action, dice=dice)
+        return _rules.apply_action(self, action, dice=dice)
 
     def is_terminal(self) -> bool:
         """True once the game is over (a winner, or W3's turn limit)."""
@@ -138,21 +111,15 @@ class State:
 
     def outcome(self) -> Any:
         """Scores, winners and places once the game is over; None before."""
-        from airships_env.games.clockwork.engine.rules import outcome
-
-        return outcome(self)
+        return _rules.outcome(self)
 
     def view(self, seat: int) -> State:
         """What ``seat`` may see (V1-V4): hidden cards canonical, no generator."""
-        from airships_env.games.clockwork.engine.view import view
-
-        return view(self, seat)
+        return _view.view(self, seat)
 
     def determinize(self, rng: np.random.Generator) -> State:
         """A playable state, what the view hides re-dealt from ``rng`` consistently with it."""
-        from airships_env.games.clockwork.engine.view import determinize
-
-        return determinize(self, rng)
+        return _view.determinize(self, rng)
 
     @property
     def phase_name(self) -> str:

@@ -11,11 +11,16 @@ gone. ``determinize`` deals the same hidden cards at random instead.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from airships_env.games.clockwork.engine.chance import shuffle, uniform_below
 from airships_env.games.clockwork.engine.data import NUM_TYPES, SCRAP
-from airships_env.games.clockwork.engine.state import RESPOND, State
+from airships_env.games.clockwork.engine.model import RESPOND
+
+if TYPE_CHECKING:  # the state's methods call the view; the view takes a state
+    from airships_env.games.clockwork.engine.state import State
 
 
 def _hidden_pool(state: State, seat: int) -> list[int]:
