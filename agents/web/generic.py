@@ -21,11 +21,12 @@ drawn and told as that person sees it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup
 
+from agents.session import outcome_rows as outcome_rows  # re-exported
+from agents.session import result_text as result_text  # re-exported
 from agents.session import seat_record_text as seat_record_text  # re-exported
 from airships_env.protocol import Game
 
@@ -49,39 +50,3 @@ def table_view(rules: Game, view: Any, seat: int | None, last_record: Any) -> di
         except NotImplementedError:
             pass
     return {"svg": "", "text": strip_ansi(str(presenter.ansi(view, seat, last_record)))}
-
-
-def outcome_rows(state: Any, labels: Sequence[str]) -> list[dict[str, Any]]:
-    """A finished game's seats, best place first: label, score, place, winner."""
-    outcome = state.outcome()
-    if outcome is None:
-        return []
-    rows = [
-        {
-            "seat": seat,
-            "label": labels[seat],
-            "score": _number(outcome.scores[seat]),
-            "rank": outcome.ranks[seat],
-            "winner": seat in outcome.winners,
-        }
-        for seat in range(state.num_players)
-    ]
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
-
-
-def result_text(state: Any, labels: Sequence[str]) -> str:
-    """'P0 (you) wins', 'P0 and P2 share the win', 'a draw'."""
-    outcome = state.outcome()
-    if outcome is None:
-        return ""
-    winners = [labels[seat] for seat in outcome.winners]
-    if not winners:
-        return "a draw"
-    if len(winners) == 1:
-        return f"{winners[0]} wins"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
-
-
-def _number(value: float) -> int | float:
-    """A score as written: 3, not 3.0."""
-    return int(value) if float(value).is_integer() else value
