@@ -175,7 +175,6 @@ def present(args: argparse.Namespace, game: Replay, start: int | None) -> int:
 class ReplayedGame:
     """A log and the positions its records lead to (rebuilt by the engine on demand)."""
 
-
     def __init__(self, log: GameLog, final: GameState):
         self.log = log
         self.records = log.records

@@ -117,8 +117,30 @@ def known_games() -> tuple[str, ...]:
 
 
 def _agent_names(game: str) -> dict[str, str]:
-    """The agents of a game by spec name (Airships: its own names, as before there were games)."""
-    return agents_for(None if game == DEFAULT_GAME else game)
+    """The agents of a game by spec name (Airships: its own names, as before there were games)
+    and, for another game, those the server can build from numbers alone: not one that needs a
+    file (the generic ``ppo:path=FILE``, which requests may not name)."""
+    if game == DEFAULT_GAME:
+        return agents_for(None)
+    return {
+        name: target for name, target in agents_for(game).items() if not _needs_file(name, game)
+    }
+
+
+def _needs_file(name: str, game: str | None) -> bool:
+    """Whether an agent's constructor has a required option (a model file, say)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(agent_class(name, game)).parameters.values()
+    except (AgentUnavailableError, ValueError, TypeError):
+        return False  # reported when it is built
+    return any(
+        p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        and p.name not in ("game", "rng")
+        for p in parameters
+    )
 
 
 def game_agents(game: str) -> list[str]:
