@@ -6,6 +6,7 @@ Examples::
     python scripts/train.py --config configs/ppo_2p.yaml --resume
     python scripts/train.py --config configs/ppo_2p.yaml --resume --total-timesteps 8000000
     tensorboard --logdir runs/ppo_2p/tb
+    python scripts/train.py --config my_nippon.yaml --game nippon
 
 The run writes to ``<run.output_dir>/<run.name>/`` (``runs/ppo_2p``): checkpoints, the league
 pool, evaluations, ``best_model.zip`` and TensorBoard logs. Ctrl-C stops at the next step and
@@ -15,6 +16,9 @@ training starts, naming the file and the key.
 A config with ``backend: rllib`` (``configs/rllib_2p.yaml``), or ``--backend rllib``, trains
 with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` extra):
 ``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
+
+``--game NAME`` (or the config's ``game``) trains any registered game over the game protocol
+(Python environments, that game's agents in the league; :mod:`agents.training.league`).
 """
 
 from __future__ import annotations
