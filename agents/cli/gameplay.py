@@ -81,7 +81,11 @@ def new_session(
 
 
 def resume_session(path: Path, console: Console) -> GamePlaySession:
-    """The generic game saved in ``path``, with its bots brought back to where they were."""
+    """The generic game saved in ``path``, with its bots brought back to where they were.
+
+    A last line without its newline was cut short by a crash (every record is written whole
+    with its newline, then flushed): it is dropped, with a note, before the game goes on."""
+    drop_torn_line(path, console)
     try:
         stored = read_game_log(path)
         rules = get_game(stored.game)
@@ -117,6 +121,30 @@ def resume_session(path: Path, console: Console) -> GamePlaySession:
     return GamePlaySession(
         rules, replayed.state, seat, agents, bots, path, handle, resumed=True, last_record=last
     )
+
+
+def drop_torn_line(path: Path, console: Console) -> None:
+    """Cut a last line that has no newline (a write a crash cut short) off the log at ``path``."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the log: {exc.strerror or exc}") from exc
+    if not data or data.endswith(b"\n"):
+        return
+    keep = data.rfind(b"\n") + 1
+    if keep == 0:
+        return  # no whole line at all: read_game_log names what is wrong
+    number = data.count(b"\n") + 1
+    console.print(
+        f"note: {path}: dropped line {number}, cut short by a crash ({len(data) - keep} "
+        f"bytes); the game continues after line {number - 1}",
+        soft_wrap=True,
+    )
+    try:
+        with open(path, "r+b") as torn:
+            torn.truncate(keep)
+    except OSError as exc:
+        raise CLIError(f"{path}: cannot write the log: {exc.strerror or exc}") from exc
 
 
 class GamePlaySession:

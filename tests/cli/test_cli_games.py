@@ -156,3 +156,16 @@ def test_replay_names_a_bad_line(cli, toy, tmp_path):
     log.write_text("\n".join(lines) + "\n")
     run = cli(["replay", str(log)])
     assert run.code == 2 and "line 3" in run.err
+
+
+def test_resume_drops_a_line_a_crash_cut_short(cli, toy, tmp_path):
+    log = tmp_path / "t.jsonl"
+    args = ["play", "--game", toy, "--opponents", "random", "--seed", "8", "--log", str(log)]
+    assert cli(args, stdin="1\n1\nq\n").code == 0
+    whole = log.read_text()
+    lines = whole.splitlines()
+    log.write_text(whole + lines[-1][: len(lines[-1]) // 2])  # a record cut mid-write
+    run = cli(["play", "--resume", str(log)], stdin="q\n")
+    assert run.code == 0, run.err
+    assert f"dropped line {len(lines) + 1}, cut short by a crash" in run.out
+    assert log.read_text() == whole
