@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from airships_env import registry
@@ -169,3 +170,28 @@ def test_resume_drops_a_line_a_crash_cut_short(cli, toy, tmp_path):
     assert run.code == 0, run.err
     assert f"dropped line {len(lines) + 1}, cut short by a crash" in run.out
     assert log.read_text() == whole
+
+
+def test_nippon_in_a_pseudo_terminal_and_its_replay(tmp_path):
+    from tests.cli.test_cli_play import spawn
+
+    log = tmp_path / "n.jsonl"
+    child = spawn(["play", "--game", "nippon", "--seed", "3", "--log", str(log)])
+    child.expect(r"Your choice \(1-\d+, or a name; q to save and quit\): ")
+    child.sendline("1")
+    child.expect(r"P0 \(you\): ")
+    child.expect(r"Your choice \(1-\d+")
+    child.sendline("q")
+    child.expect("game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    size = len(read_game_log(log).records)
+    child = spawn(["replay", str(log)])
+    child.expect(rf"\[0/{size}\]")
+    child.sendline("n")
+    child.expect(f"Step 1/{size}")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
