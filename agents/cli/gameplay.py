@@ -27,6 +27,7 @@ from agents.cli.common import (
     make_policy,
     player_labels,
 )
+from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice
 from agents.session import (
     PLAY_TOOL,
     game_meta,
@@ -178,8 +179,6 @@ class GamePlaySession:
         """Play to the end or until the person leaves; the exit status (0 either way)."""
         from rich.text import Text
 
-        from agents.cli.play import Quit, interrupts_deferred
-
         rules, state = self.rules, self.state
         others = ", ".join(self.labels[p] for p in range(state.num_players) if p != self.human)
         verb = "Resuming" if self.resumed else "New game"
@@ -239,8 +238,6 @@ class GamePlaySession:
         """Show the legal choices and read one; bad input is refused and the choices shown
         again."""
         from rich.text import Text
-
-        from agents.cli.play import QUIT_WORDS, Quit, parse_choice
 
         legal = self.choices()
         shown = "\n".join(f"  {i + 1:>3}. {name}" for i, (_, name) in enumerate(legal))

@@ -19,10 +19,7 @@ shares: a game started in the browser resumes here, and the other way round.
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -37,6 +34,7 @@ from agents.cli.common import (
     player_labels,
     split_agent_specs,
 )
+from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice
 from agents.games import DEFAULT_GAME, counts_text
 from agents.registry import AGENTS, agents_for
 from agents.session import (
@@ -68,7 +66,6 @@ if TYPE_CHECKING:
     from airships_env.policy import Policy
 
 TOOL = PLAY_TOOL
-QUIT_WORDS = ("q", "quit", "exit")
 TABLE_WORDS = ("t", "table")  # --compact: show the whole table once
 DEFAULT_OPPONENTS = "heuristic"
 #: Where games are saved unless --log says otherwise (git-ignored; ``airships serve``'s folder).
@@ -124,10 +121,6 @@ errors (one line, exit status 2):
   LOG: line 1: log version V is not supported (...)          (--resume, an older log)
   LOG exists: resume it with 'airships play --resume LOG' ...
 """
-
-
-class Quit(Exception):
-    """The person asked to leave (q, end of input)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -559,57 +552,3 @@ def ask(
             return legal[index]
         console.print(Text(f"{problem}. Your choices again:", "bold red"))
         console.print(show(view, legal))
-
-
-#: How many matching choices an ambiguous answer lists before '...'.
-LISTED_MATCHES = 6
-
-
-def parse_choice(answer: str, names: Sequence[str | Sequence[str]]) -> tuple[int | None, str]:
-    """The 0-based index an answer picks, or None and why it is refused.
-
-    ``names[i]`` is choice ``i``'s name, or all the names it shows (the first one is quoted in
-    messages). An answer is a number from 1, a name, or the start of one (case and spacing do
-    not count); a name typed whole wins over names it only starts. An answer that fits several
-    choices is refused with their numbers and names.
-    """
-    aliases = [(n,) if isinstance(n, str) else tuple(n) for n in names]
-    text = answer.strip()
-    count = len(aliases)
-    if not text:
-        return None, f"Empty input: type a number from 1 to {count}"
-    if text.lstrip("+-").isdigit():
-        number = int(text)
-        if 1 <= number <= count:
-            return number - 1, ""
-        return None, f"{text} is out of range: type a number from 1 to {count}"
-    typed = " ".join(text.lower().split())
-    spelled = [[" ".join(a.lower().split()) for a in choice] for choice in aliases]
-    whole = [i for i, choice in enumerate(spelled) if typed in choice]
-    started = [i for i, choice in enumerate(spelled) if any(a.startswith(typed) for a in choice)]
-    matches = whole or started
-    if len(matches) == 1:
-        return matches[0], ""
-    if matches:
-        listed = ", ".join(f"{i + 1} ({aliases[i][0]})" for i in matches[:LISTED_MATCHES])
-        more = f" and {len(matches) - LISTED_MATCHES} more" if len(matches) > LISTED_MATCHES else ""
-        return None, f"'{text}' matches {len(matches)} choices: {listed}{more}; type its number"
-    return None, f"Unknown choice '{text}': type a number from 1 to {count}"
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C while an action is applied and logged, so the log and the game agree."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(
-            signal.SIGINT, previous if previous is not None else signal.default_int_handler
-        )
-    if caught:
-        raise KeyboardInterrupt
