@@ -3,7 +3,13 @@
 The actor of a saved sb3-contrib ``MaskablePPO`` MLP policy is read once from the zip into numpy
 arrays (:class:`ActorNet`); :class:`NetPolicy` plays it with the legal-action mask: the masked
 argmax, or a masked sample drawn from the agent's own generator. The same code plays the
-bundled models (``ppo:path=...``) and the frozen snapshots of the training league. Compared with
+bundled models (``ppo:path=...``) and the frozen snapshots of the training league.
+
+A model zip records its game (``game.json``, :func:`agents.games.model_game`; none: Airships).
+An actor is loaded for one game and refuses a zip of another, or one whose action count or
+observation size is not that game's. Airships' ``ppo`` is :class:`PPOAgent` (with its bundled
+policies); every other game's is :class:`GamePPOAgent` (the generic agents' ``ppo``), which
+plays any game from a zip trained for it (``airships train --game NAME``). Compared with
 ``model.predict`` it is about ten times faster for one observation and has no process-wide side
 effect (no torch thread count, no global torch seed). Loading needs the ``train`` extra (the zip
 holds torch tensors); playing needs only numpy.
@@ -19,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.engine import NUM_ACTIONS
 from airships_env.policy import Decision
+from airships_env.protocol import Game
 
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "Tanh": np.tanh,
@@ -34,23 +40,37 @@ class TableMismatchError(ValueError):
     """A trained policy asked to play at a table of another size than it was trained for."""
 
 
-class ActorNet:
-    """The actor of a MaskablePPO MLP policy as numpy arrays: observation -> action logits."""
+def _game(game: Game | str | None) -> Game:
+    """The game an actor plays (None: Airships)."""
+    from agents.games import DEFAULT_GAME, resolve_game
 
-    def __init__(self, path: str | os.PathLike[str]):
+    return resolve_game(DEFAULT_GAME if game is None else game)
+
+
+class ActorNet:
+    """The actor of a MaskablePPO MLP policy as numpy arrays: observation -> action logits.
+
+    ``game`` (a Game or a registered name; None: Airships) is the game it must have been
+    trained for: the zip's recorded game, action count and observation size are checked."""
+
+    def __init__(self, path: str | os.PathLike[str], game: Game | str | None = None):
+        self.game = _game(game)
         model_path = Path(path)
         if not model_path.exists() and model_path.suffix != ".zip":
             model_path = model_path.with_suffix(".zip")  # SB3 appends .zip when saving
         if not model_path.exists():
             raise FileNotFoundError(f"PPO model {str(path)!r} not found")
-        from agents.games import DEFAULT_GAME, model_game
+        from agents.games import model_game
 
         try:
-            game = model_game(model_path)
+            trained = model_game(model_path)
         except zipfile.BadZipFile as exc:
             raise ValueError(f"{model_path}: not a stable-baselines3 model zip ({exc})") from exc
-        if game != DEFAULT_GAME:  # the ppo agent is Airships' (its observation and actions)
-            raise ValueError(f"{model_path}: a policy for {game}; the ppo agent plays airships")
+        if trained != self.game.name:  # its observations and actions are another game's
+            raise ValueError(
+                f"{model_path}: a policy for {trained} (its game.json says), not for "
+                f"{self.game.name}"
+            )
         try:
             from stable_baselines3.common.save_util import load_from_zip_file
         except ModuleNotFoundError as exc:  # the model zip holds torch tensors: SB3 reads it
@@ -88,10 +108,10 @@ class ActorNet:
         self.head = (state["action_net.weight"], state["action_net.bias"])
         self.observation_size = self.hidden[0][0].shape[1] if self.hidden else self.head[0].shape[1]
         actions = self.head[0].shape[0]
-        if actions != NUM_ACTIONS:
+        if actions != self.game.num_actions:
             raise ValueError(
                 f"PPO model {model_path}: its action space has {actions} actions, "
-                f"the game has {NUM_ACTIONS}"
+                f"{self.game.name} has {self.game.num_actions}"
             )
         self.path = str(model_path)
 
@@ -99,20 +119,14 @@ class ActorNet:
     def num_players(self) -> int | None:
         """The table size this actor was trained for (from its observation size), or None when
         the size fits no table of this version (an older observation layout)."""
-        from agents.games import DEFAULT_GAME
-        from airships_env.observation import observation_size
-        from airships_env.registry import get_game
-
-        for players in get_game(DEFAULT_GAME).player_counts:
-            if observation_size(players) == self.observation_size:
+        for players in self.game.player_counts:
+            if self.game.observation_size(players) == self.observation_size:
                 return players
         return None
 
     def check_table(self, num_players: int) -> None:
         """Raise :class:`TableMismatchError` unless this actor plays ``num_players`` seats."""
-        from airships_env.observation import observation_size
-
-        wanted = observation_size(num_players)
+        wanted = self.game.observation_size(num_players)
         if self.observation_size == wanted:
             return
         trained = self.num_players
@@ -144,14 +158,15 @@ class ActorNet:
                 f"(supported: {', '.join(_ACTIVATIONS)})"
             )
         net = cls.__new__(cls)
+        net.game = _game(None)
         net.activation = _ACTIVATIONS[activation]
         net.hidden = [(w.astype(np.float32), b.astype(np.float32)) for w, b in hidden]
         net.head = (head[0].astype(np.float32), head[1].astype(np.float32))
         net.observation_size = net.hidden[0][0].shape[1] if net.hidden else net.head[0].shape[1]
-        if net.head[0].shape[0] != NUM_ACTIONS:
+        if net.head[0].shape[0] != net.game.num_actions:
             raise ValueError(
                 f"policy {path}: its action space has {net.head[0].shape[0]} actions, "
-                f"the game has {NUM_ACTIONS}"
+                f"the game has {net.game.num_actions}"
             )
         net.path = path
         return net
@@ -225,7 +240,7 @@ class NetPolicy:
         cumulative = np.cumsum(weights, axis=1)
         draws = self.rng.random(len(logits))[:, None] * cumulative[:, -1:]
         chosen = (cumulative <= draws).sum(axis=1)
-        return np.minimum(chosen, NUM_ACTIONS - 1).astype(np.int32)
+        return np.minimum(chosen, logits.shape[1] - 1).astype(np.int32)
 
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -269,6 +284,26 @@ class PPOAgent(NetPolicy):
                 )
             net = self._nets[num_players] = ActorNet(model)
         return net
+
+
+class GamePPOAgent(NetPolicy):
+    """A saved MaskablePPO model of any game as an agent: ``ppo:path=FILE.zip`` (the generic
+    agents' ``ppo``; :func:`agents.registry.make_agent` gives it the game whose agent table
+    names it). The zip must record that game (:func:`agents.games.model_game`)."""
+
+    def __init__(
+        self,
+        path: str,
+        deterministic: bool = True,
+        name: str = "ppo",
+        game: Game | str | None = None,
+    ):
+        if game is None:
+            from agents.games import model_game
+
+            game = model_game(path)  # built by hand: the zip names its game
+        super().__init__(ActorNet(path, game), deterministic, name)
+        self.path = path
 
 
 class _NoNet(ActorNet):

@@ -41,6 +41,7 @@ GENERIC_AGENTS: dict[str, str] = {
     "random": "airships_env.policy:RandomPolicy",
     "mcts": "agents.bots.generic_ismcts:GenericMCTSAgent",
     "ismcts": "agents.bots.generic_ismcts:GenericISMCTSAgent",
+    "ppo": "agents.policy_agent:GamePPOAgent",
 }
 
 GameRef = Game | str | None

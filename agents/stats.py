@@ -39,8 +39,11 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
 
 
 def win_shares(record: dict[str, Any]) -> list[float]:
-    """Each seat's share of the win in one finished game (1/k for each of k winners)."""
+    """Each seat's share of the win in one finished game (1/k for each of k winners; a game
+    with no winner, which a game's rules may end in, gives every seat 0)."""
     winners = record["winners"]
+    if not winners:
+        return [0.0] * len(record["seats"])
     share = 1.0 / len(winners)
     return [share if seat in winners else 0.0 for seat in range(len(record["seats"]))]
 

@@ -87,8 +87,9 @@ def split_agent_specs(text: str) -> list[str]:
     return split_specs(text)
 
 
-def make_policy(spec: str) -> Policy:
-    """The agent a spec names, via ``agents.registry.make_agent`` (only 'random' without it).
+def make_policy(spec: str, game: str | None = None) -> Policy:
+    """The agent a spec names, via ``agents.registry.make_agent`` (only 'random' without it);
+    ``game`` (a registered name) picks that game's agent names, none Airships'.
 
     Raises :class:`UsageError` for an unknown agent or option, :class:`CLIError` when the
     agent's module or one of its packages is not installed.
@@ -105,7 +106,7 @@ def make_policy(spec: str) -> Policy:
 
         return RandomPolicy()
     try:
-        return make_agent(spec)
+        return make_agent(spec, game=None if game in (None, "airships") else game)
     except AgentUnavailableError as exc:
         raise CLIError(f"opponent {spec!r} is not available: {exc}") from exc
     except ValueError as exc:

@@ -19,10 +19,7 @@ shares: a game started in the browser resumes here, and the other way round.
 from __future__ import annotations
 
 import argparse
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -35,15 +32,16 @@ from agents.cli.common import (
     make_policy,
     non_negative_int,
     player_labels,
-    require_tool,
     split_agent_specs,
 )
-from agents.games import counts_text
-from agents.registry import AGENTS
+from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice
+from agents.games import DEFAULT_GAME, counts_text
+from agents.registry import AGENTS, agents_for
 from agents.session import (
     PLAY_TOOL,
     fresh_seed,
     game_meta,
+    is_generic_log,
     make_bots,
     restore,
     saved_settings,
@@ -68,16 +66,15 @@ if TYPE_CHECKING:
     from airships_env.policy import Policy
 
 TOOL = PLAY_TOOL
-QUIT_WORDS = ("q", "quit", "exit")
 TABLE_WORDS = ("t", "table")  # --compact: show the whole table once
 DEFAULT_OPPONENTS = "heuristic"
 #: Where games are saved unless --log says otherwise (git-ignored; ``airships serve``'s folder).
 GAMES_DIR = Path("games")
 
 
-def default_log(seed: int) -> Path:
-    """The default log of a game: ``games/airships-game-<seed>.jsonl`` under the current folder."""
-    return GAMES_DIR / f"airships-game-{seed}.jsonl"
+def default_log(seed: int, game: str = "airships") -> Path:
+    """The default log of a game: ``games/<game>-game-<seed>.jsonl`` under the current folder."""
+    return GAMES_DIR / f"{game}-game-{seed}.jsonl"
 
 
 DESCRIPTION = """\
@@ -90,6 +87,10 @@ choice, or a name it shows ('stack 3', 'airship-L5', 'end', 'spend': the start o
 enough when only one choice has it). The game is
 saved after every action; Ctrl-C, end of input or 'q' saves and leaves, and
 'airships play --resume LOG' continues it, with the same seed, seats and opponents.
+
+Any other registered game (--game NAME) is played over the game protocol: the seat's view as
+the game draws it, the choices numbered and named, another seat's move told by its action's
+name, and a generic game log (games/NAME-game-<seed>.jsonl) that --resume continues.
 """
 
 EPILOG = f"""\
@@ -97,6 +98,7 @@ examples:
   airships play --opponents heuristic,ppo --seat 0 --seed 7
   airships play --opponents random --players 4 --no-color
   airships play --resume games/airships-game-7.jsonl
+  airships play --game nippon --opponents random,random --seed 3
 
 agents: {", ".join(AGENTS)}, with options as name:key=value
 (e.g. mcts:sims=400, ismcts:ms=200, rllib:path=FILE); a list's key=value pieces belong to the
@@ -119,10 +121,6 @@ errors (one line, exit status 2):
   LOG: line 1: log version V is not supported (...)          (--resume, an older log)
   LOG exists: resume it with 'airships play --resume LOG' ...
 """
-
-
-class _Quit(Exception):
-    """The person asked to leave (q, end of input)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -196,7 +194,11 @@ TERMINAL_GAMES = ("airships",)
 
 def run(args: argparse.Namespace) -> int:
     """Play one game (new or resumed) and return the exit status."""
-    require_tool("play", args.game, "terminal table", TERMINAL_GAMES)
+    generic = args.game not in TERMINAL_GAMES
+    if generic:
+        from agents.cli.gameplay import check_generic_args
+
+        check_generic_args(args)
     if args.resume is not None:
         given = [
             flag
@@ -215,6 +217,18 @@ def run(args: argparse.Namespace) -> int:
                 f"give {', '.join(given)}"
             )
     console = make_console(args.no_color)
+    if args.resume is not None and is_generic_log(args.resume):
+        from agents.cli.gameplay import resume_session as resume_game
+
+        try:
+            return resume_game(args.resume, console).play(console, console.input)
+        except KeyboardInterrupt:
+            console.print(f"\nstopped; the game is still saved in {args.resume}", soft_wrap=True)
+            return 0
+    if args.resume is None and generic:
+        from agents.cli.gameplay import new_session as new_game_session
+
+        return new_game_session(*table_settings(args)).play(console, console.input)
     if args.resume is None:
         session = new_session(args)
     else:
@@ -230,14 +244,18 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 # Setting up
 # ---------------------------------------------------------------------------------------------
-def new_session(args: argparse.Namespace) -> PlaySession:
-    """A new game from the command line's options."""
+def table_settings(args: argparse.Namespace) -> tuple[str, int, int, int, list[str], Path]:
+    """A new game's settings from the command line, checked against the game: the game, the
+    players, the person's seat, the seed, every seat's agent spec and the log's path."""
+    counts = get_game(args.game).player_counts
+    default = (
+        DEFAULT_OPPONENTS if DEFAULT_OPPONENTS in agents_for(_names_game(args.game)) else "random"
+    )
     try:
-        opponents = split_agent_specs(args.opponents or DEFAULT_OPPONENTS)
+        opponents = split_agent_specs(args.opponents or default)
     except ValueError as exc:
         raise UsageError(f"--opponents: {exc}") from exc
     num_players = args.players if args.players is not None else 1 + len(opponents)
-    counts = get_game(args.game).player_counts
     if args.players is None and num_players > max(counts):
         raise UsageError(
             f"--opponents: {len(opponents)} opponents make {num_players} players; {args.game} is "
@@ -259,13 +277,27 @@ def new_session(args: argparse.Namespace) -> PlaySession:
         )
     seed = args.seed if args.seed is not None else fresh_seed()
     agents = seat_agents(opponents, num_players, seat)
+    log_path: Path = args.log if args.log is not None else default_log(seed, args.game)
+    if log_path.exists():
+        if not args.overwrite:
+            raise UsageError(
+                f"{log_path} exists: resume it with 'airships play --resume "
+                f"{log_path}', or choose another --log (or --overwrite)"
+            )
+        if args.game not in TERMINAL_GAMES:
+            log_path.unlink()  # a generic log is created afresh (never opened over a file)
+    return args.game, num_players, seat, seed, agents, log_path
+
+
+def _names_game(game: str) -> str | None:
+    """The game whose agent names a command line's specs use (None: Airships' own table)."""
+    return None if game == DEFAULT_GAME else game
+
+
+def new_session(args: argparse.Namespace) -> PlaySession:
+    """A new game from the command line's options."""
+    _game, num_players, seat, seed, agents, log_path = table_settings(args)
     bots = _make_bots(agents, seed)
-    log_path: Path = args.log if args.log is not None else default_log(seed)
-    if log_path.exists() and not args.overwrite:
-        raise UsageError(
-            f"{log_path} exists: resume it with 'airships play --resume "
-            f"{log_path}', or choose another --log (or --overwrite)"
-        )
     try:
         state = new_game(num_players, seed=seed, cards=args.cards)
     except CardDataError as exc:
@@ -417,7 +449,7 @@ class PlaySession:
                     console.print(line)  # compact: the bots' moves come in the next recap
                 if not compact or seat != self.human:
                     recap.append(line)
-        except (KeyboardInterrupt, _Quit):
+        except (KeyboardInterrupt, Quit):
             console.print()
             console.print(
                 f"game saved to {self.log_path}; resume with: "
@@ -508,9 +540,9 @@ def ask(
         try:
             answer = read_line(prompt)
         except EOFError:
-            raise _Quit from None
+            raise Quit from None
         if answer.strip().lower() in QUIT_WORDS:
-            raise _Quit
+            raise Quit
         if compact and answer.strip().lower() in TABLE_WORDS:
             console.print(table_view(view, labels or [f"P{p}" for p in range(view.num_players)]))
             console.print(show(view, legal))
@@ -520,57 +552,3 @@ def ask(
             return legal[index]
         console.print(Text(f"{problem}. Your choices again:", "bold red"))
         console.print(show(view, legal))
-
-
-#: How many matching choices an ambiguous answer lists before '...'.
-LISTED_MATCHES = 6
-
-
-def parse_choice(answer: str, names: Sequence[str | Sequence[str]]) -> tuple[int | None, str]:
-    """The 0-based index an answer picks, or None and why it is refused.
-
-    ``names[i]`` is choice ``i``'s name, or all the names it shows (the first one is quoted in
-    messages). An answer is a number from 1, a name, or the start of one (case and spacing do
-    not count); a name typed whole wins over names it only starts. An answer that fits several
-    choices is refused with their numbers and names.
-    """
-    aliases = [(n,) if isinstance(n, str) else tuple(n) for n in names]
-    text = answer.strip()
-    count = len(aliases)
-    if not text:
-        return None, f"Empty input: type a number from 1 to {count}"
-    if text.lstrip("+-").isdigit():
-        number = int(text)
-        if 1 <= number <= count:
-            return number - 1, ""
-        return None, f"{text} is out of range: type a number from 1 to {count}"
-    typed = " ".join(text.lower().split())
-    spelled = [[" ".join(a.lower().split()) for a in choice] for choice in aliases]
-    whole = [i for i, choice in enumerate(spelled) if typed in choice]
-    started = [i for i, choice in enumerate(spelled) if any(a.startswith(typed) for a in choice)]
-    matches = whole or started
-    if len(matches) == 1:
-        return matches[0], ""
-    if matches:
-        listed = ", ".join(f"{i + 1} ({aliases[i][0]})" for i in matches[:LISTED_MATCHES])
-        more = f" and {len(matches) - LISTED_MATCHES} more" if len(matches) > LISTED_MATCHES else ""
-        return None, f"'{text}' matches {len(matches)} choices: {listed}{more}; type its number"
-    return None, f"Unknown choice '{text}': type a number from 1 to {count}"
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C while an action is applied and logged, so the log and the game agree."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, _frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(
-            signal.SIGINT, previous if previous is not None else signal.default_int_handler
-        )
-    if caught:
-        raise KeyboardInterrupt

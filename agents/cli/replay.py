@@ -22,12 +22,13 @@ from agents.cli.common import (
     meta_agents,
     player_labels,
     positive_float,
-    require_tool,
 )
 from airships_env.engine import ActionRecord, GameLog, GameState, LogError, read_log, replay
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from agents.cli.gamereplay import GameReplay
 
 DESCRIPTION = """\
 Step through a saved game log (from 'airships play', the arena or GameLog.write) in the
@@ -37,6 +38,9 @@ Commands while stepping: n (or Enter) next, p previous, j N jump to the start of
 s N jump to step N (after N actions), f first, e end, q quit. When stdin is not a terminal
 and no --commands are given, the final position (or the start of --turn) and the scores are
 printed.
+
+A generic game log (any other game's: its header names the game) is replayed by that game's
+presenter: its text view, and its picture for --out (one frame per action; it has no turns).
 """
 
 EPILOG = """\
@@ -108,8 +112,19 @@ REPLAY_GAMES = ("airships",)
 
 def run(args: argparse.Namespace) -> int:
     """Replay the log: frames, interactive stepping, or the final position."""
-    if args.game is not None:
-        require_tool("replay", args.game, "replay view", REPLAY_GAMES)
+    from agents.session import is_generic_log
+
+    if is_generic_log(args.log):
+        from agents.cli.gamereplay import load_replay
+
+        generic = load_replay(args.log, args.game)
+        if args.turn is not None:
+            raise UsageError(
+                f"--turn: {generic.rules.name}'s log has no turns; step with --commands 's N'"
+            )
+        return present(args, generic, None)
+    if args.game is not None and args.game not in REPLAY_GAMES:
+        raise UsageError(f"--game {args.game}: {args.log} is an Airships log")
     try:
         log = read_log(args.log, torn_end=True)  # a last line cut short by a crash is left out
         final = replay(log)
@@ -134,6 +149,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--turn {args.turn}: the game has turns {game.first_turn} to {game.last_turn}"
         )
+    start = game.turn_position(args.turn) if args.turn is not None else None
+    return present(args, game, start)
+
+
+def present(args: argparse.Namespace, game: Replay, start: int | None) -> int:
+    """Frames (``--out``), stepping (``--commands`` or a terminal) or one position (``start``,
+    else the end) for a replayed game of any kind."""
     if args.out is not None:
         written = write_frames(game, args.out, args.every, args.fps)
         print(f"wrote {written} frames to {args.out}")
@@ -141,15 +163,12 @@ def run(args: argparse.Namespace) -> int:
     console = make_console(args.no_color)
     if args.commands is not None:
         commands = iter(c for c in args.commands.split(";"))
-        start = game.turn_position(args.turn) if args.turn is not None else 0
         step_through(console, game, start or 0, lambda _prompt: next(commands))
         return 0
     if sys.stdin.isatty():
-        start = game.turn_position(args.turn) if args.turn is not None else 0
         step_through(console, game, start or 0, console.input)
         return 0
-    position = game.turn_position(args.turn) if args.turn is not None else game.size
-    show(console, game, position or 0)
+    game.show(console, game.size if start is None else start)
     return 0
 
 
@@ -165,6 +184,10 @@ class ReplayedGame:
         turns = [record.turn for record in self.records]
         self.first_turn = turns[0] if turns else final.turn
         self.last_turn = final.turn
+
+    def show(self, console: Console, position: int) -> None:
+        """Draw ``position`` (:func:`show`)."""
+        show(console, self, position)
 
     def state(self, position: int) -> GameState:
         """The state after the first ``position`` records."""
@@ -185,6 +208,10 @@ class ReplayedGame:
             return self.size
         return None
 
+    def picture(self, position: int) -> Any:
+        """The rgb_array picture of ``position`` (``airships_env.render.render_rgb``)."""
+        return _renderer()(self.state(position), self.last_record(position))
+
     def frame_positions(self, every: str) -> list[int]:
         """Positions to render: the start, then after every record or after every turn."""
         if every == "record":
@@ -194,6 +221,11 @@ class ReplayedGame:
             if index + 1 == self.size or self.records[index + 1].turn != record.turn:
                 positions.append(index + 1)
         return positions
+
+
+if TYPE_CHECKING:
+    #: A replayed game of any kind: Airships' (its table) or any other game's (its presenter).
+    Replay = ReplayedGame | GameReplay
 
 
 def show(console: Console, game: ReplayedGame, position: int) -> None:
@@ -216,12 +248,12 @@ def show(console: Console, game: ReplayedGame, position: int) -> None:
 
 
 def step_through(
-    console: Console, game: ReplayedGame, position: int, read_line: Callable[[str], str]
+    console: Console, game: Replay, position: int, read_line: Callable[[str], str]
 ) -> None:
     """Show positions as the commands ask, until ``q``, end of input or Ctrl-C."""
     from rich.text import Text
 
-    show(console, game, position)
+    game.show(console, position)
     while True:
         try:
             command = read_line(f"[{position}/{game.size}] {HELP_LINE}: ")
@@ -236,10 +268,10 @@ def step_through(
             continue
         assert new_position is not None
         position = new_position
-        show(console, game, position)
+        game.show(console, position)
 
 
-def parse_command(command: str, position: int, game: ReplayedGame) -> tuple[int | None, str]:
+def parse_command(command: str, position: int, game: Replay) -> tuple[int | None, str]:
     """The position a command leads to, ``(None, "")`` to quit, or ``(None, why)``."""
     words = command.strip().lower().split()
     if not words:
@@ -267,6 +299,8 @@ def parse_command(command: str, position: int, game: ReplayedGame) -> tuple[int 
             if number > game.size:
                 return None, f"no step {number}: the game has steps 0 to {game.size}"
             return number, ""
+        if not isinstance(game, ReplayedGame):
+            return None, f"'{command.strip()}': this game's log has no turns; 's N' goes to step N"
         target = game.turn_position(number)
         if target is None:
             return None, (
@@ -287,13 +321,12 @@ def _renderer() -> Callable[[GameState, ActionRecord | None], Any]:
     return render_rgb
 
 
-def _frames(game: ReplayedGame, positions: list[int]) -> Iterator[Any]:
-    render_rgb = _renderer()
+def _frames(game: Replay, positions: list[int]) -> Iterator[Any]:
     for position in positions:
-        yield render_rgb(game.state(position), game.last_record(position))
+        yield game.picture(position)
 
 
-def write_frames(game: ReplayedGame, out: Path, every: str, fps: float) -> int:
+def write_frames(game: Replay, out: Path, every: str, fps: float) -> int:
     """Render the positions with ``render_rgb``: one GIF, or a folder of PNG files."""
     try:
         from PIL import Image

@@ -6,6 +6,7 @@ Examples::
     python scripts/train.py --config configs/ppo_2p.yaml --resume
     python scripts/train.py --config configs/ppo_2p.yaml --resume --total-timesteps 8000000
     tensorboard --logdir runs/ppo_2p/tb
+    python scripts/train.py --config my_nippon.yaml --game nippon
 
 The run writes to ``<run.output_dir>/<run.name>/`` (``runs/ppo_2p``): checkpoints, the league
 pool, evaluations, ``best_model.zip`` and TensorBoard logs. Ctrl-C stops at the next step and
@@ -18,6 +19,9 @@ network-guided search (:mod:`agents.az.train`); ``--generations`` raises its len
 A config with ``backend: rllib`` (``configs/rllib_2p.yaml``), or ``--backend rllib``, trains
 with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` extra):
 ``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
+
+``--game NAME`` (or the config's ``game``) trains any registered game over the game protocol
+(Python environments, that game's agents in the league; :mod:`agents.training.league`).
 """
 
 from __future__ import annotations
@@ -185,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
             config = config.replace(total_timesteps=args.total_timesteps)
         check_batch(config, config.resolved_n_envs())
         if args.profile is not None:
+            from agents.training.config import NATIVE_TRAINING_GAMES
+
+            if config.game not in NATIVE_TRAINING_GAMES:
+                raise ConfigError(f"--profile: only {', '.join(NATIVE_TRAINING_GAMES)} has it")
             if args.profile < 1:
                 raise ConfigError(f"--profile: expected a positive step count, got {args.profile}")
             from agents.training.profile import profile

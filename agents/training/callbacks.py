@@ -393,7 +393,7 @@ class LeagueCallback(BaseCallback):
         step = self.model.num_timesteps
         if self.snapshot_every.due(step):
             path = self.context.league.snapshot_dir / f"snapshot_{step}.zip"
-            save_model_atomic(self.model, path, weights_only=True)
+            save_model_atomic(self.model, path, weights_only=True, game=self.context.config.game)
             self.context.league.add_snapshot(step, path)
         if self.refresh_every.due(step):
             self.push()
@@ -458,7 +458,10 @@ class ArenaEvalCallback(BaseCallback):
         step = self.model.num_timesteps
         self.last_step = step
         current = save_model_atomic(
-            self.model, context.run_dir / "eval" / "current.zip", weights_only=True
+            self.model,
+            context.run_dir / "eval" / "current.zip",
+            weights_only=True,
+            game=config.game,
         )
         results: dict[str, dict[str, Any]] = {}
         for opponent in settings.opponents:
@@ -499,7 +502,9 @@ class ArenaEvalCallback(BaseCallback):
         if best is not None and (state.best_win_rate is None or best > state.best_win_rate):
             state.best_win_rate = float(best)
             state.best_step = step
-            save_model_atomic(self.model, context.run_dir / "best_model.zip", weights_only=True)
+            save_model_atomic(
+                self.model, context.run_dir / "best_model.zip", weights_only=True, game=config.game
+            )
             context.log(f"new best model at step {step}: win rate {best:.3f} vs {settings.best_by}")
         self.logger.record("eval/best_win_rate", state.best_win_rate)
         self.logger.dump(step)
@@ -564,6 +569,7 @@ class RunCheckpointCallback(BaseCallback):
             self.context.state,
             self.context.config.checkpoint.keep_last,
             games=games.segment if games is not None else None,
+            game=self.context.config.game,
         )
         self.context.overhead_seconds += time.perf_counter() - started
         return path

@@ -191,12 +191,13 @@ def save_checkpoint(
     state: RunState,
     keep_last: int,
     games: Segment | None = None,
+    game: str = DEFAULT_GAME,
 ) -> Path:
     """Write a resumable checkpoint at ``model.num_timesteps`` (with the training games'
-    record when given) and point ``state.json`` at it."""
+    record when given; the model zip records its ``game``) and point ``state.json`` at it."""
     run_dir = Path(run_dir)
     step = int(model.num_timesteps)
-    model_path = save_model_atomic(model, run_dir / "checkpoints" / f"step_{step}.zip")
+    model_path = save_model_atomic(model, run_dir / "checkpoints" / f"step_{step}.zip", game=game)
     league_path = run_dir / "checkpoints" / f"step_{step}.league.json"
     league.save(league_path)
     league.save(run_dir / "league.json")

@@ -71,16 +71,26 @@ Weight = Annotated[Number, Field(ge=0.0)]
 
 
 def _agent_spec(value: str) -> str:
-    """An agent spec of agents.registry (``name[:key=value,...]``) naming a known agent."""
+    """An agent spec of agents.registry (``name[:key=value,...]``) naming a known agent: one of
+    Airships' names here; another game's names are checked against that game's agents once the
+    config's game is known (:func:`check_game_agents`)."""
     from agents.registry import AGENTS, parse_spec
 
     try:
         name, _ = parse_spec(value)
     except ValueError as exc:
         raise ValueError(f"an agent spec ({exc})") from None
-    if name not in AGENTS and "." not in name:
+    if name not in AGENTS and "." not in name and name not in _other_games_agents():
         raise ValueError(f"a known agent ({', '.join(AGENTS)}) or a dotted class path")
     return value.strip()
+
+
+def _other_games_agents() -> set[str]:
+    """The agent names of every registered game (checked per game by the cross-check)."""
+    from agents.registry import agents_for
+    from airships_env.registry import games
+
+    return {name for game in games() if game != DEFAULT_GAME for name in agents_for(game)}
 
 
 def _distinct(values: list[str]) -> list[str]:
@@ -288,13 +298,14 @@ def resolve_device(device: str) -> str:
     return "cpu"
 
 
-#: The games the trainers can train today: they are built on Airships' environments.
-TRAINABLE_GAMES = ("airships",)
+#: The games with the native vector environment, imitation (``pretrain``) and ``--profile``;
+#: every registered game trains in Python environments (``vec_env: subproc`` or ``dummy``).
+NATIVE_TRAINING_GAMES = ("airships",)
 
 
 def check_game(game: str, counts: dict[str, int | None], source: str) -> None:
-    """The config's game is registered and trainable, and every player count in ``counts`` (key
-    path -> count) is one of the game's; errors name the file and the key."""
+    """The config's game is registered, and every player count in ``counts`` (key path ->
+    count) is one of the game's; errors name the file and the key."""
     from agents.games import counts_text
     from airships_env.registry import games, get_game
 
@@ -302,11 +313,6 @@ def check_game(game: str, counts: dict[str, int | None], source: str) -> None:
         raise ConfigError(
             f"{source}: game: expected one of the registered games ({', '.join(games())}), "
             f"found {game!r}"
-        )
-    if game not in TRAINABLE_GAMES:
-        raise ConfigError(
-            f"{source}: game: {game} cannot be trained yet (the trainers are built on the "
-            f"environments of {', '.join(TRAINABLE_GAMES)})"
         )
     player_counts = get_game(game).player_counts
     for key, players in counts.items():
@@ -325,6 +331,8 @@ def _cross_check(config: TrainConfig, source: str) -> None:
         source,
     )
     league, evaluation = config.league, config.evaluation
+    if config.game not in NATIVE_TRAINING_GAMES:
+        check_game_agents(config, source)
     if sum(league.bots.values()) <= 0:
         # Before the first snapshot the pool is empty: somebody must fill the other seats.
         raise ConfigError(
@@ -365,6 +373,36 @@ def _cross_check(config: TrainConfig, source: str) -> None:
                 raise ConfigError(f"{source}: league.bots: {spec!r}: {problem}")
     if config.n_envs is not None:
         check_batch(config, config.n_envs)
+
+
+def check_game_agents(config: TrainConfig, source: str) -> None:
+    """What a game other than Airships trains with: Python environments, its own agents, no
+    imitation; errors name the file and the key."""
+    from agents.registry import agents_for, parse_spec
+
+    game = config.game
+    if config.vec_env == "native":
+        raise ConfigError(
+            f"{source}: vec_env: expected subproc or dummy for {game} (the native vector "
+            f"environment is {', '.join(NATIVE_TRAINING_GAMES)}'s), found 'native'"
+        )
+    if config.pretrain.teacher is not None:
+        raise ConfigError(
+            f"{source}: pretrain.teacher: expected null for {game} (imitation is "
+            f"{', '.join(NATIVE_TRAINING_GAMES)}'s), found {config.pretrain.teacher!r}"
+        )
+    known = agents_for(game)
+    keyed = [
+        *(("league.bots", spec) for spec in config.league.bots),
+        *(("evaluation.opponents", spec) for spec in config.evaluation.opponents),
+    ]
+    for key, spec in keyed:
+        name, _ = parse_spec(spec, game)
+        if name not in known and "." not in name:
+            raise ConfigError(
+                f"{source}: {key}: expected a known agent of {game} ({', '.join(known)}) or a "
+                f"dotted class path, found {spec!r}"
+            )
 
 
 def native_league_problem(spec: str) -> str | None:

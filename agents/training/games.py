@@ -92,7 +92,7 @@ class GameRecorder(VecEnvWrapper):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Record the learner's actions and send them."""
-        row = np.asarray(actions).reshape(self.num_envs).astype(np.int8)
+        row = np.asarray(actions).reshape(self.num_envs).astype(np.int16)
         self.segment.actions.append(row)
         self.venv.step_async(actions)
 
@@ -169,6 +169,10 @@ def save_games(
     actions = (
         np.stack(segment.actions) if segment.actions else np.zeros((0, num_envs), dtype=np.int8)
     )
+    if actions.size == 0 or (actions.min() >= -128 and actions.max() <= 127):
+        actions = actions.astype(np.int8)  # Airships' 83 actions: the record as it always was
+    else:
+        actions = actions.astype(np.int16)  # a game of more than 128 actions (Nippon: 176)
     meta = {
         "version": GAMES_VERSION,
         "seed": segment.seed,
@@ -201,9 +205,9 @@ def load_games(
     if not isinstance(meta, dict) or meta.get("version") != GAMES_VERSION:
         found = meta.get("version") if isinstance(meta, dict) else meta
         raise GamesFileError(f"{path}: version: expected {GAMES_VERSION}, found {found!r}")
-    if actions.ndim != 2 or actions.dtype != np.int8:
+    if actions.ndim != 2 or actions.dtype not in (np.int8, np.int16):
         raise GamesFileError(
-            f"{path}: actions: expected int8 rows, found {actions.dtype} {actions.shape}"
+            f"{path}: actions: expected int8 or int16 rows, found {actions.dtype} {actions.shape}"
         )
     if len(actions) and actions.shape[1] != num_envs:
         raise GamesFileError(

@@ -16,6 +16,10 @@ The self-play weight is shared evenly among the snapshots in the pool; while the
 the draw is over the bots alone. Frozen snapshots play through :class:`~agents.policy_agent.NetPolicy`: the actor
 MLP read once from the checkpoint zip into numpy arrays (no torch, no optimizer, one process
 thread), fed with the same observation vector and legal-action mask as the learner.
+
+Any registered game trains this way: Airships in its own environments (native core or Python),
+any other game in :class:`~airships_env.game_single_agent.GameSingleAgentEnv` over the game
+protocol, with the game's bots (:func:`agents.registry.agents_for`) and snapshots of its learner.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from agents.games import DEFAULT_GAME
 from agents.policy_agent import ActorNet, NetPolicy
 from agents.registry import make_agent
 from agents.training.config import LeagueConfig
@@ -155,10 +160,17 @@ def write_json_atomic(path: str | os.PathLike[str], data: Any) -> None:
 class LeagueTable:
     """One environment's league: the current mix and the agents built for it, per seat slot."""
 
-    def __init__(self, mix: LeagueMix, slots: int, deterministic_snapshots: bool = False):
+    def __init__(
+        self,
+        mix: LeagueMix,
+        slots: int,
+        deterministic_snapshots: bool = False,
+        game: str = DEFAULT_GAME,
+    ):
         self.mix = mix
         self.slots = slots
         self.deterministic_snapshots = deterministic_snapshots
+        self.game = game
         self._agents: dict[tuple[int, Member], Policy] = {}
         self._nets: dict[str, ActorNet] = {}
 
@@ -182,11 +194,13 @@ class LeagueTable:
         agent = self._agents.get(key)
         if agent is None:
             if member.kind == BOT:
-                agent = make_agent(member.ref)
+                agent = make_agent(
+                    member.ref, game=None if self.game == DEFAULT_GAME else self.game
+                )
             else:
                 net = self._nets.get(member.ref)
                 if net is None:
-                    net = self._nets[member.ref] = ActorNet(member.ref)
+                    net = self._nets[member.ref] = ActorNet(member.ref, self.game)
                 agent = NetPolicy(net, self.deterministic_snapshots, member.label)
             self._agents[key] = agent
         return agent
@@ -217,10 +231,13 @@ class LeagueSeat:
 
 
 def league_seats(
-    mix: LeagueMix, opponents: int, deterministic_snapshots: bool = False
+    mix: LeagueMix,
+    opponents: int,
+    deterministic_snapshots: bool = False,
+    game: str = DEFAULT_GAME,
 ) -> tuple[LeagueTable, list[LeagueSeat]]:
     """A table and ``opponents`` seats sharing it."""
-    table = LeagueTable(mix, opponents, deterministic_snapshots)
+    table = LeagueTable(mix, opponents, deterministic_snapshots, game)
     return table, [LeagueSeat(table, slot) for slot in range(opponents)]
 
 
@@ -252,17 +269,35 @@ def make_league_env(
     deterministic_snapshots: bool = False,
     worker: bool = False,
     backend: str = "native",
+    game: str = DEFAULT_GAME,
 ) -> Any:
     """An ``AirshipsSingleAgentEnv`` (learner at a random seat) whose opponents are league
     seats, wrapped in :class:`LeagueEnv`. ``max_turns`` truncates a game (a policy that keeps
     making an attempt it cannot win never ends its game). ``worker``: the env lives in a
     subprocess. ``backend``: the engine behind the environment (``native`` where built, or the
-    ``python`` reference, whose bots then play in Python too)."""
+    ``python`` reference, whose bots then play in Python too). Another ``game``: a
+    ``GameSingleAgentEnv`` of it (``max_turns`` counts actions there; ``native`` where the game
+    has a native core, else its reference)."""
     if worker:
         _isolate_worker()
+    table, seats = league_seats(mix, num_players - 1, deterministic_snapshots, game)
+    if game != DEFAULT_GAME:
+        from airships_env.game_single_agent import GameSingleAgentEnv
+        from airships_env.registry import get_game
+
+        rules = get_game(game)
+        generic = GameSingleAgentEnv(
+            rules,
+            num_players,
+            seats,
+            seat="random",
+            reward=reward,
+            max_turns=max_turns,
+            backend=backend if backend in rules.backends else None,
+        )
+        return LeagueEnv(generic, table, seats)
     from airships_env.single_agent import AirshipsSingleAgentEnv
 
-    table, seats = league_seats(mix, num_players - 1, deterministic_snapshots)
     env = AirshipsSingleAgentEnv(
         num_players,
         seats,
@@ -286,6 +321,7 @@ class LeagueEnvFactory:
     deterministic_snapshots: bool = False
     worker: bool = False
     backend: str = "native"
+    game: str = DEFAULT_GAME
 
     def __call__(self) -> Any:
         """A fresh environment."""
@@ -297,6 +333,7 @@ class LeagueEnvFactory:
             deterministic_snapshots=self.deterministic_snapshots,
             worker=self.worker,
             backend=self.backend,
+            game=self.game,
         )
 
 
@@ -341,7 +378,14 @@ class LeagueEnv(gymnasium.Wrapper):
 
 
 def learner_win_share(env: Any) -> float:
-    """The learner's share of the win in an ``AirshipsSingleAgentEnv``'s finished game (1/k
-    for k winners, else 0; 0 for a game cut short)."""
-    winners = env.aec_env.game.winners or ()
+    """The learner's share of the win in a single-agent env's finished game (1/k for k
+    winners, else 0; 0 for a game cut short): an ``AirshipsSingleAgentEnv``'s, or a
+    ``GameSingleAgentEnv``'s (its state's ``outcome()``)."""
+    from airships_env.game_single_agent import GameSingleAgentEnv
+
+    if isinstance(env, GameSingleAgentEnv):
+        outcome = env.aec_env.state.outcome()
+        winners: Sequence[int] = outcome.winners if outcome is not None else ()
+    else:
+        winners = env.aec_env.game.winners or ()
     return 1.0 / len(winners) if env.seat in winners else 0.0

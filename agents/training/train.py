@@ -1,4 +1,4 @@
-"""Train a MaskablePPO policy for Airships by self-play against an opponent league.
+"""Train a MaskablePPO policy for any registered game by self-play against an opponent league.
 
 ``train(config)`` runs one training session in ``<run.output_dir>/<run.name>/`` (layout in
 :mod:`agents.training.checkpoint`); ``train(config, resume=True)`` continues the run from its
@@ -7,7 +7,9 @@ process's random states come back, and the training games are dealt again and re
 where they stood (:mod:`agents.training.games`), so that the resumed run continues as the
 uninterrupted one would have.
 
-The learner plays a random seat of an ``AirshipsSingleAgentEnv``; the other seats are
+The learner plays a random seat of an ``AirshipsSingleAgentEnv`` (another game: a
+:class:`~airships_env.game_single_agent.GameSingleAgentEnv` of ``config.game``, in Python
+environments, ``vec_env: subproc`` or ``dummy``); the other seats are
 :class:`~agents.training.league.LeagueSeat` agents that draw a bot or a frozen snapshot of the
 learner at every game (see :mod:`agents.training.league`).
 """
@@ -103,6 +105,7 @@ def env_factory(config: TrainConfig, mix: LeagueMix) -> LeagueEnvFactory:
         deterministic_snapshots=config.league.opponent_deterministic,
         worker=config.vec_env == "subproc",
         backend=config.env_backend,
+        game=config.game,
     )
 
 
@@ -191,9 +194,14 @@ def load_initial_weights(model: Any, config: TrainConfig) -> None:
     and league start afresh)."""
     from sb3_contrib import MaskablePPO
 
+    from agents.games import model_game
+
     assert config.init_from is not None
-    initial = MaskablePPO.load(config.init_from, device="cpu")
     where = f"{config.source}: init_from: {config.init_from}"
+    trained = model_game(config.init_from)
+    if trained != config.game:
+        raise ConfigError(f"{where}: expected a model of {config.game}, got one of {trained}")
+    initial = MaskablePPO.load(config.init_from, device="cpu")
     if initial.observation_space.shape != model.observation_space.shape:
         raise ConfigError(
             f"{where}: expected a model with observations of shape "
@@ -264,7 +272,9 @@ def pretrain(
     write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
     log(f"pretraining: {report.text()}")
     state.wall_seconds = round(time.perf_counter() - started, 3)
-    save_checkpoint(model, league, run_dir, state, config.checkpoint.keep_last, games=games)
+    save_checkpoint(
+        model, league, run_dir, state, config.checkpoint.keep_last, games=games, game=config.game
+    )
     return report
 
 
@@ -492,7 +502,9 @@ def train(
             checkpoint = directory / state.checkpoint
         final = None
         if not interrupted:
-            final = save_model_atomic(model, directory / "final_model.zip", weights_only=True)
+            final = save_model_atomic(
+                model, directory / "final_model.zip", weights_only=True, game=config.game
+            )
         figures = throughput.throughput() if remaining > 0 else None
         if figures is not None:
             log(figures.text())
@@ -516,8 +528,11 @@ def train(
 
 
 def export_model(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
-    """Copy a checkpoint or model zip as a small weights-only model (for ``agents/models``)."""
+    """Copy a checkpoint or model zip as a small weights-only model (for ``agents/models``);
+    the copy records the source's game."""
     from sb3_contrib import MaskablePPO
 
+    from agents.games import model_game
+
     model = MaskablePPO.load(Path(source), device="cpu")
-    return save_model_atomic(model, target, weights_only=True)
+    return save_model_atomic(model, target, weights_only=True, game=model_game(source))

@@ -25,7 +25,6 @@ options and initial state, then one record per line), its bots are the game's ag
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import threading
 import time
@@ -47,18 +46,21 @@ from agents.registry import (
     split_specs,
 )
 from agents.session import (
-    GAME_TOOLS,
     HUMAN,
     SERVE_TOOL,
     fresh_seed,
     game_meta,
+    generic_settings,
+    is_generic_header,
+    is_generic_log,
     make_bots,
     restore,
+    restore_generic,
     saved_settings,
     seat_agents,
+    seat_record_text,
     start_log,
 )
-from agents.web.generic import seat_record_text
 from airships_env.engine import (
     ACTION_NAMES,
     ActionRecord,
@@ -73,7 +75,6 @@ from airships_env.engine.log import append_record, parse_log
 from airships_env.game_log import (
     GameLogError,
     StoredLog,
-    is_game_log_header,
     log_header,
     parse_game_log,
     read_game_log,
@@ -108,8 +109,6 @@ COUNT_OPTIONS: tuple[str, ...] = ("sims", "steps")
 
 #: The games with their own pages and view models here; every other game gets the generic page.
 RICH_GAMES: tuple[str, ...] = (DEFAULT_GAME,)
-#: Lines of a log read to tell its format (a header holds an initial state: a few KiB).
-HEADER_LIMIT = 4 * 1024 * 1024
 
 
 def known_games() -> tuple[str, ...]:
@@ -118,8 +117,30 @@ def known_games() -> tuple[str, ...]:
 
 
 def _agent_names(game: str) -> dict[str, str]:
-    """The agents of a game by spec name (Airships: its own names, as before there were games)."""
-    return agents_for(None if game == DEFAULT_GAME else game)
+    """The agents of a game by spec name (Airships: its own names, as before there were games)
+    and, for another game, those the server can build from numbers alone: not one that needs a
+    file (the generic ``ppo:path=FILE``, which requests may not name)."""
+    if game == DEFAULT_GAME:
+        return agents_for(None)
+    return {
+        name: target for name, target in agents_for(game).items() if not _needs_file(name, game)
+    }
+
+
+def _needs_file(name: str, game: str | None) -> bool:
+    """Whether an agent's constructor has a required option (a model file, say)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(agent_class(name, game)).parameters.values()
+    except (AgentUnavailableError, ValueError, TypeError):
+        return False  # reported when it is built
+    return any(
+        p.default is inspect.Parameter.empty
+        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        and p.name not in ("game", "rng")
+        for p in parameters
+    )
 
 
 def game_agents(game: str) -> list[str]:
@@ -609,29 +630,13 @@ class GameStore:
         if settings is None:
             raise GameError(409, _not_a_persons_game(game_id))
         seed, seat, agents = settings
-        texts: list[str] = []
-        diverged: set[int] = set()
         try:
             specs = [spec if spec == HUMAN else checked_spec(spec, rules.name) for spec in agents]
             bots = make_bots(specs, seed, lambda spec: make_web_bot(spec, rules.name))
-
-            def shown(state: Any, logged: Any) -> None:
-                # Each bot sees its logged decisions again: its generator ends where it was.
-                player = state.current_player
-                bot = bots.get(player)
-                if (
-                    bot is not None
-                    and player not in diverged
-                    and bot.act(Decision.for_game(rules, state)) != logged.action
-                ):
-                    diverged.add(player)
-
-            def told(state: Any, record: Any, player: int) -> None:
-                texts.append(seat_record_text(rules, record, state, player, seat))
-
-            replayed = replay_log(stored, rules, before=shown, after=told)
+            restored = restore_generic(stored, rules, bots, seat)
         except (ValueError, AgentUnavailableError, OSError) as exc:
             raise GameError(409, f"{game_id}: its opponents cannot play here: {exc}") from exc
+        replayed, texts, diverged = restored.replayed, restored.texts, restored.diverged
         num_players = replayed.state.num_players
         return GenericLiveGame(
             game_id,
@@ -743,7 +748,7 @@ class GameStore:
             raise GameError(400, f"{source}: not a text file (UTF-8): {exc.reason}") from exc
         try:
             lines = text.splitlines()
-            if lines and _is_generic_header(lines[0]):
+            if lines and is_generic_header(lines[0]):
                 stored = parse_game_log(lines, source)
                 replay_log(stored, get_game(checked_game(stored.game)))
             else:
@@ -783,44 +788,3 @@ def _divergence_notes(agents: Sequence[str], diverged: set[int]) -> list[str]:
         f"the game continues from the log"
         for seat in sorted(diverged)
     ]
-
-
-def _is_generic_header(line: str) -> bool:
-    """Whether a log's first line is a generic game log's header."""
-    try:
-        return is_game_log_header(json.loads(line))
-    except ValueError:
-        return False
-
-
-def is_generic_log(path: Path) -> bool:
-    """Whether the log at ``path`` is a generic game log (its first line says)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            first = handle.readline(HEADER_LIMIT)
-    except OSError:
-        return False
-    return _is_generic_header(first)
-
-
-def generic_settings(stored: StoredLog) -> tuple[int, int, list[str]] | None:
-    """The seed, the person's seat and every seat's agent a generic log of a person's game
-    records; None for any other log (an arena's, one missing any of them)."""
-    meta = stored.meta
-    seed, seat, agents = meta.get("seed"), meta.get("seat"), meta.get("agents")
-    num_players = stored.num_players
-    if (
-        meta.get("tool") not in GAME_TOOLS
-        or num_players is None
-        or not isinstance(agents, list)
-        or len(agents) != num_players
-        or not all(isinstance(agent, str) for agent in agents)
-        or not isinstance(seed, int)
-        or isinstance(seed, bool)
-        or not isinstance(seat, int)
-        or isinstance(seat, bool)
-        or not 0 <= seat < num_players
-        or agents[seat] != HUMAN
-    ):
-        return None
-    return seed, seat, list(agents)

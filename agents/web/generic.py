@@ -12,7 +12,7 @@ that seat may not see. Records are the exception the protocol leaves open: its
 (Clockwork City's "draws Gear", Australia's drawn colours). So a person's page tells another
 seat's record by its action's name only, unless the presenter's ``record_text`` takes a
 ``seat`` keyword (then it is asked as that seat sees it); the person's own records are told in
-full (see :func:`seat_record_text`). A replay of a finished game (or of a log that is no
+full (see :func:`agents.session.seat_record_text`, which this module re-exports). A replay of a finished game (or of a log that is no
 person's game) is the referee's record: the true state drawn with no seat (the presenter draws
 what every seat may see) and every record in full; a replay of a person's unfinished game is
 drawn and told as that person sees it.
@@ -20,13 +20,14 @@ drawn and told as that person sees it.
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
+from agents.session import outcome_rows as outcome_rows  # re-exported
+from agents.session import result_text as result_text  # re-exported
+from agents.session import seat_record_text as seat_record_text  # re-exported
 from airships_env.protocol import Game
 
 #: ANSI escape sequences (colours, cursor moves) that a terminal table may hold.
@@ -49,64 +50,3 @@ def table_view(rules: Game, view: Any, seat: int | None, last_record: Any) -> di
         except NotImplementedError:
             pass
     return {"svg": "", "text": strip_ansi(str(presenter.ansi(view, seat, last_record)))}
-
-
-def _takes_seat(method: Callable[..., Any]) -> bool:
-    """Whether a presenter's ``record_text`` takes a ``seat`` keyword."""
-    try:
-        return "seat" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def seat_record_text(
-    rules: Game, record: Any, state_after: Any, player: int, seat: int | None
-) -> str:
-    """``record`` (chosen by ``player``; ``state_after`` is the true game after it) as ``seat``
-    may read it (None: the referee's true log); see the module docstring."""
-    presenter = rules.presenter()
-    if seat is None:
-        return str(presenter.record_text(record, state_after))
-    view = state_after.view(seat)
-    tell: Callable[..., Any] = presenter.record_text
-    if _takes_seat(tell):  # beyond the protocol: a presenter that tells a record per seat
-        return str(tell(record, view, seat=seat))
-    if player == seat:
-        return str(presenter.record_text(record, view))
-    return rules.action_name(record.action)
-
-
-def outcome_rows(state: Any, labels: Sequence[str]) -> list[dict[str, Any]]:
-    """A finished game's seats, best place first: label, score, place, winner."""
-    outcome = state.outcome()
-    if outcome is None:
-        return []
-    rows = [
-        {
-            "seat": seat,
-            "label": labels[seat],
-            "score": _number(outcome.scores[seat]),
-            "rank": outcome.ranks[seat],
-            "winner": seat in outcome.winners,
-        }
-        for seat in range(state.num_players)
-    ]
-    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))
-
-
-def result_text(state: Any, labels: Sequence[str]) -> str:
-    """'P0 (you) wins', 'P0 and P2 share the win', 'a draw'."""
-    outcome = state.outcome()
-    if outcome is None:
-        return ""
-    winners = [labels[seat] for seat in outcome.winners]
-    if not winners:
-        return "a draw"
-    if len(winners) == 1:
-        return f"{winners[0]} wins"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
-
-
-def _number(value: float) -> int | float:
-    """A score as written: 3, not 3.0."""
-    return int(value) if float(value).is_integer() else value

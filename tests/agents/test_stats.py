@@ -130,3 +130,12 @@ def test_empty_summary_is_safe():
         "agents": {"x": {"win_rate": None, "ci_low": 0.0, "ci_high": 1.0, "mean_score": None}},
     }
     assert isinstance(summary, Summary)
+
+
+def test_a_game_without_a_winner_counts_as_no_win_for_anyone() -> None:
+    from agents.stats import summarize, win_shares
+
+    record = {"seats": ["a", "b"], "winners": [], "scores": [3, 3], "seconds": 0.1}
+    assert win_shares(record) == [0.0, 0.0]
+    summary = summarize([record], ["a", "b"])
+    assert summary.agents["a"].games == 1 and summary.agents["a"].win_rate == 0.0

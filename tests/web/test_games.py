@@ -425,3 +425,14 @@ def test_every_game_json_names_its_game(client, toy: str) -> None:
     client.get(f"/play?game={toy}&players=2&opponents=random&seat=0&seed=4")
     assert client.get("/api/game/web-3").json()["game"] == "airships"
     assert client.get("/api/game/web-4").json()["game"] == toy
+
+
+def test_the_chooser_offers_no_agent_that_needs_a_file() -> None:
+    # The generic ppo needs ppo:path=FILE, which a request may not name: the web app leaves it
+    # out for the games without a ppo of their own; Airships keeps its list (its ppo has a
+    # bundled policy).
+    from agents.registry import AGENTS, agents_for
+    from agents.web.games import game_agents
+
+    assert "ppo" in agents_for("nippon") and "ppo" not in game_agents("nippon")
+    assert game_agents("airships") == list(AGENTS)
