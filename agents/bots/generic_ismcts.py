@@ -128,7 +128,8 @@ class GenericISMCTSAgent:
         self.rng = rng if self.seed is None else np.random.default_rng(self.seed)
 
     def act(self, decision: Decision) -> int:
-        """The most visited root action of a search from the decision's view."""
+        """The most visited root action of a search from the decision's view (equal visits: the
+        best mean result for the acting seat, then the lowest index)."""
         self.last_simulations = 0
         legal = decision.legal_actions
         if len(legal) == 1:
@@ -138,7 +139,13 @@ class GenericISMCTSAgent:
         candidates = [a for a in sorted(root.children) if a in legal]
         if not candidates:
             raise RuntimeError(f"{self.name}: the search found none of the legal {list(legal)}")
-        return max(candidates, key=lambda a: (root.children[a].visits, -a))
+
+        def rank(action: int) -> tuple[int, float, int]:
+            child = root.children[action]
+            mean = child.total / child.visits if child.visits else -math.inf
+            return child.visits, mean, -action
+
+        return max(candidates, key=rank)
 
     def search(
         self, view: Any, rollout: Callable[[Any, np.random.Generator], int] | None = None

@@ -72,3 +72,22 @@ def test_airships_keeps_its_own_search_under_the_same_names() -> None:
     assert type(make_agent("ismcts:sims=5", game="airships")) is ISMCTSAgent
     assert type(make_agent("mcts", game="airships")) is MCTSAgent
     assert type(make_agent("ismcts:sims=5")) is ISMCTSAgent
+
+
+def test_equal_visits_go_to_the_best_mean_not_the_lowest_index(monkeypatch) -> None:
+    """A budget of one simulation per action (a 100 ms search on a loaded machine) visits every
+    root action once: the choice must follow the results, not the action order."""
+    from agents.bots import generic_ismcts
+
+    state = GAME.new_state(2, seed=3)
+    decision = Decision.for_game(GAME, state)
+    legal = list(decision.legal_actions)
+    assert len(legal) >= 2
+    root = generic_ismcts._Node(-1)
+    for rank, action in enumerate(legal):
+        child = root.children[action] = generic_ismcts._Node(state.current_player)
+        child.visits, child.total = 1, float(rank)  # the last legal action did best
+    bot = GenericISMCTSAgent(sims=len(legal))
+    bot.reset(state.current_player, 2, np.random.default_rng(0))
+    monkeypatch.setattr(bot, "search", lambda view, rollout=None: root)
+    assert bot.act(decision) == legal[-1]
