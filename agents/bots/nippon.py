@@ -1,4 +1,4 @@
-"""Nippon bots: ``greedy`` and ``heuristic`` (docs/nippon/BOTS.md).
+"""Nippon bots: ``greedy`` and ``heuristic`` (docs/nippon/DATA.md, "The bots").
 
 Both read only the acting seat's :class:`~airships_env.policy.Decision`: its legal actions and
 its view (everything is open in Nippon but the bag's draw order, RULES.md V1). To look ahead

@@ -15,7 +15,7 @@ from airships_env.games.nippon.engine import Phase
 from airships_env.policy import Decision, Policy, RandomPolicy
 from tests.nippon.helpers import fresh, give_factory
 
-BOTS: tuple[type[GreedyBot], ...] = (GreedyBot, HeuristicBot)
+BOTS: tuple[Callable[[], Policy], ...] = (GreedyBot, HeuristicBot)
 
 
 def play(
@@ -56,7 +56,7 @@ def test_bots_play_legal_whole_games(num_players: int) -> None:
 
 
 @pytest.mark.parametrize("bot", BOTS)
-def test_the_bag_order_does_not_change_a_decision(bot: type[GreedyBot]) -> None:
+def test_the_bag_order_does_not_change_a_decision(bot: Callable[[], Policy]) -> None:
     """A state and a twin whose bag will draw in another order (another generator, all else
     equal) give a freshly seeded bot the same decision, throughout a game."""
     rng = np.random.default_rng(5)
@@ -83,7 +83,7 @@ def test_the_bag_order_does_not_change_a_decision(bot: type[GreedyBot]) -> None:
 
 
 @pytest.mark.parametrize("bot", BOTS)
-def test_a_seed_gives_the_same_game(bot: type[GreedyBot]) -> None:
+def test_a_seed_gives_the_same_game(bot: Callable[[], Policy]) -> None:
     first = play([bot(), GreedyBot()], seed=9)[1]
     again = play([bot(), GreedyBot()], seed=9)[1]
     assert [r.to_dict() for r in first] == [r.to_dict() for r in again]
