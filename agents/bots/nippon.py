@@ -33,10 +33,10 @@ from typing import Any
 import numpy as np
 
 from airships_env.chance import uniform_below
+from airships_env.games.nippon.engine import Phase
 from airships_env.games.nippon.engine import actions as A
 from airships_env.games.nippon.engine.data import NUM_CITIES, NUM_COLOURS, NUM_GOODS, NUM_REGIONS
 from airships_env.games.nippon.engine.rules import achievement_base, region_influence
-from airships_env.games.nippon.engine.state import Phase
 from airships_env.policy import Decision
 
 __all__ = ["GREEDY", "HEURISTIC", "GreedyBot", "HeuristicBot", "Weights", "evaluate"]
