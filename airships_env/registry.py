@@ -40,7 +40,8 @@ __all__ = [
 #: Registered games: name -> ``"module:ATTR"`` of its Game object. A new game adds one line.
 _TARGETS: dict[str, str] = {
     "airships": "airships_env.games.airships:GAME",
-    # "clockwork": "airships_env.games.clockwork:GAME",  (added by the Clockwork City work)
+    "australia": "airships_env.games.australia:GAME",
+    "clockwork": "airships_env.games.clockwork:GAME",
     "nippon": "airships_env.games.nippon:GAME",
 }
 

@@ -163,7 +163,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "C1-py",
         "C1",
-        "airships_env/engine/dice.py",
+        "airships_env/chance.py",
         "    limit = ((_MASK64 + 1) // bound) * bound",
         "    limit = _MASK64 + 1",
         PY_RULE_TESTS,
@@ -181,8 +181,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "-",
         "agents/training/native_league.py",
         "        self._draws = [np.random.default_rng([seed, slot, 0x1EA6]) for slot in "
-        "range(num_envs)]",
-        "        self._draws = [np.random.default_rng([seed, 0x1EA6])] * num_envs",
+        "range(self.num_envs)]",
+        "        self._draws = [np.random.default_rng([seed, 0x1EA6])] * self.num_envs",
         ("tests/train/test_native_training.py", "-k", "timing"),
     ),
     # -- the C core ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "mutation_run.py"
-RULES = ROOT / "docs" / "RULES.md"
+RULES = ROOT / "docs" / "airships" / "RULES.md"
 
 
 def _script() -> ModuleType:

@@ -12,6 +12,9 @@ pool, evaluations, ``best_model.zip`` and TensorBoard logs. Ctrl-C stops at the 
 saves a checkpoint; ``--resume`` continues from the last checkpoint. A bad config fails before
 training starts, naming the file and the key.
 
+A config with ``backend: az`` (``configs/az_2p.yaml``) runs expert iteration with the
+network-guided search (:mod:`agents.az.train`); ``--generations`` raises its length on resume.
+
 A config with ``backend: rllib`` (``configs/rllib_2p.yaml``), or ``--backend rllib``, trains
 with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` extra):
 ``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
@@ -68,10 +71,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--backend",
-        choices=("sb3", "rllib"),
+        choices=("sb3", "rllib", "az"),
         default=None,
-        help="sb3 (MaskablePPO, default) or rllib (multi-agent PPO on a Ray cluster); "
-        "default: the config's 'backend' key",
+        help="sb3 (MaskablePPO, default), rllib (multi-agent PPO on a Ray cluster) or az "
+        "(expert iteration with the network-guided search); default: the config's 'backend' key",
+    )
+    parser.add_argument(
+        "--generations",
+        type=int,
+        default=None,
+        help="az: override generations (the one key --resume may change)",
     )
     parser.add_argument(
         "--address",
@@ -113,14 +122,52 @@ def _main_rllib(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
+def _main_az(args: argparse.Namespace) -> int:
+    """``backend: az``: expert iteration (imported only here)."""
+    from agents.az.config import load_config as load_az_config
+
+    try:
+        if args.total_timesteps is not None or args.profile is not None:
+            raise ConfigError("--total-timesteps and --profile: the az backend counts generations")
+        if args.address is not None:
+            raise ConfigError("--address: only the rllib backend runs on a Ray cluster")
+        config = load_az_config(args.config)
+        if args.generations is not None:
+            if args.generations < 1:
+                raise ConfigError(
+                    f"--generations: expected a positive integer, got {args.generations}"
+                )
+            config = config.replace(generations=args.generations)
+        from agents.az.train import train as train_az
+
+        result = train_az(config, resume=args.resume, run_dir=args.run_dir)
+    except (ConfigError, ResumeError) as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{result.generations} generations ({result.accepted} networks kept) in "
+        f"{result.seconds:.1f} s; best network: {result.best} (agent spec az:path={result.best})"
+    )
+    return 130 if result.interrupted else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train from the command line; returns the exit status (130 after Ctrl-C)."""
     args = parse_args(argv)
     backend = args.backend
     if backend is None:
+        from agents.az.config import is_az_config
         from agents.rllib.config import is_rllib_config
 
-        backend = "rllib" if is_rllib_config(args.config) else "sb3"
+        if is_az_config(args.config):
+            backend = "az"
+        else:
+            backend = "rllib" if is_rllib_config(args.config) else "sb3"
+    if backend == "az":
+        return _main_az(args)
+    if args.generations is not None:
+        print("train: --generations: only the az backend counts generations", file=sys.stderr)
+        return 2
     if backend == "rllib":
         return _main_rllib(args)
     if args.address is not None:

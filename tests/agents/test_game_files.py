@@ -25,6 +25,7 @@ from agents.training.config import RESUMABLE_CHANGES, config_differences
 from agents.training.config import config_from_dict as train_config_from_dict
 from airships_env.engine import GameLog, LogError, new_game
 from airships_env.engine.log import parse_log
+from airships_env.registry import games
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
@@ -44,7 +45,8 @@ def test_counts_text_and_player_checks() -> None:
 def test_file_game_defaults_to_airships_and_names_the_file() -> None:
     assert file_game({}) == "airships"
     assert file_game({"game": "airships"}) == "airships"
-    with pytest.raises(ValueError, match=r"x\.json: game: expected one of airships, found 'go'"):
+    known = ", ".join(games())
+    with pytest.raises(ValueError, match=rf"x\.json: game: expected one of {known}, found 'go'"):
         file_game({"game": "go"}, "x.json")
 
 
@@ -96,7 +98,7 @@ def test_saved_models_record_their_game(tmp_path: Path) -> None:
     other = tmp_path / "other.zip"
     shutil.copy(bundled, other)
     with zipfile.ZipFile(other, "a") as archive:
-        archive.writestr(MODEL_GAME_ENTRY, json.dumps({"game": "nippon"}))
+        archive.writestr(MODEL_GAME_ENTRY, json.dumps({"game": "no-such-game"}))
     with pytest.raises(ValueError, match=r"other\.zip: game.json: game: expected one of"):
         model_game(other)
 

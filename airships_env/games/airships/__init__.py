@@ -28,6 +28,7 @@ BOTS: dict[str, str] = {
     "heuristic": "agents.bots.heuristic:HeuristicAgent",
     "mcts": "agents.bots.mcts:MCTSAgent",
     "ismcts": "agents.bots.ismcts:ISMCTSAgent",
+    "az": "agents.az.agent:AZAgent",
     "ppo": "agents.policy_agent:PPOAgent",
     "rllib": "agents.rllib.export:RLlibAgent",
 }

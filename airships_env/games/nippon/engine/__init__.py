@@ -28,11 +28,11 @@ from airships_env.games.nippon.engine.errors import (
 from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.rules import (
     legal_actions,
-    new_game,
     outcome,
     replay,
     replay_action,
 )
+from airships_env.games.nippon.engine.setup import new_game
 from airships_env.games.nippon.engine.state import Phase, RulesOptions, State, state_from_dict
 
 __all__ = [

@@ -13,72 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.games.nippon.engine import rules as _rules
 from airships_env.games.nippon.engine.data import NipponData, load_data
 from airships_env.games.nippon.engine.errors import LogError
+from airships_env.games.nippon.engine.model import Phase, RulesOptions
 from airships_env.protocol import Outcome
 
 __all__ = ["Phase", "RulesOptions", "State", "state_from_dict"]
-
-
-class Phase:
-    """What the player to act is choosing (``State.phase``)."""
-
-    TURN = 0  # take a worker or consolidate (T1)
-    STEPS = 1  # KNOWLEDGE / MINE: how many steps (A4, A5)
-    PRODUCE = 2  # which factory next (A3)
-    TECHNOLOGY = 3  # which machine next (A2)
-    PIECES = 4  # which region next (A6, A7)
-    CONTRACT = 5  # which contract next (A9)
-    DELIVER = 6  # which good pays the next demand (A9)
-    SPACE = 7  # which influence space next (A10)
-    CUBES = 8  # how many cubes (A10)
-    TILE = 9  # which influence tile (A10)
-    INVEST = 10  # which factory tile (A1)
-    REWARD = 11  # which reward tile (C3)
-    ACHIEVEMENT = 12  # where the multiplier goes (C4)
-    FINISH = 13  # blueprint bonuses or end the turn (T3)
-    OVER = 14
-
-    NAMES = (
-        "turn", "steps", "produce", "technology", "pieces", "contract", "deliver", "space",
-        "cubes", "tile", "invest", "reward", "achievement", "finish", "over",
-    )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class RulesOptions:
-    """The rulings where readings differ (docs/nippon/RULES.md, "Rules options")."""
-
-    captured_tile: str = "returns"  # A10a: "returns" | "removed"
-    neutral_competes: bool = True  # F2
-    majority_ties: str = "split"  # F3: "split" | "lower"
-    marker_trigger: str = "space_empties"  # T4a: "space_empties" | "column_empties"
-
-    def __post_init__(self) -> None:
-        if self.captured_tile not in ("returns", "removed"):
-            raise ValueError(
-                f"captured_tile: expected 'returns' or 'removed', found {self.captured_tile!r}"
-            )
-        if not isinstance(self.neutral_competes, bool):
-            raise ValueError(f"neutral_competes: expected a bool, found {self.neutral_competes!r}")
-        if self.majority_ties not in ("split", "lower"):
-            raise ValueError(
-                f"majority_ties: expected 'split' or 'lower', found {self.majority_ties!r}"
-            )
-        if self.marker_trigger not in ("space_empties", "column_empties"):
-            raise ValueError(
-                "marker_trigger: expected 'space_empties' or 'column_empties', "
-                f"found {self.marker_trigger!r}"
-            )
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "captured_tile": self.captured_tile,
-            "neutral_competes": self.neutral_competes,
-            "majority_ties": self.majority_ties,
-            "marker_trigger": self.marker_trigger,
-        }
 
 
 # field name -> nesting depth of its lists (0: an int)
@@ -169,15 +110,11 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """The legal action indices, sorted (a fresh list; empty once the game is over)."""
-        from airships_env.games.nippon.engine import rules
-
-        return rules.legal_actions(self)
+        return _rules.legal_actions(self)
 
     def apply_action(self, action: Any) -> Any:
         """Apply a legal action and return its frozen record (IllegalActionError else)."""
-        from airships_env.games.nippon.engine import rules
-
-        return rules.apply_action(self, action)
+        return _rules.apply_action(self, action)
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
@@ -185,9 +122,7 @@ class State:
 
     def outcome(self) -> Outcome | None:
         """Scores, winners and places once the game is over (E4); None before."""
-        from airships_env.games.nippon.engine import rules
-
-        return rules.outcome(self)
+        return _rules.outcome(self)
 
     def clone(self) -> State:
         """An independent copy (lists copied, generator copied, components shared)."""

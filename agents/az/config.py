@@ -1,0 +1,175 @@
+"""Expert-iteration configuration (``backend: az``), read from YAML through the project's config
+validation (:mod:`airships_env.configfile`): a bad key names the file, the key path, what was
+expected and what was found, e.g.::
+
+    configs/az_2p.yaml: search.sims: expected an integer, found 'many'
+    configs/az_2p.yaml: learn.rate: unknown key (known: batch_size, buffer_size, ...)
+
+Keys left out take the defaults below. ``generations`` is the one key a resumed run may change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import AfterValidator, Field, PrivateAttr
+
+from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
+from airships_env.configfile import validate_config as _validate
+
+EXAMPLE = "configs/az_2p.yaml"
+#: Keys that may differ between the config a run was started with and the one it resumes with.
+RESUMABLE_CHANGES = frozenset({"generations"})
+
+Positive = Annotated[Count, Field(ge=1)]
+NonNegative = Annotated[Count, Field(ge=0)]
+Fraction = Annotated[Number, Field(ge=0.0, le=1.0)]
+
+
+def _run_name(value: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise ValueError("a name of letters, digits, '_', '-' or '.'")
+    return value
+
+
+class RunSection(Strict):
+    """Where a run writes: ``<output_dir>/<name>/``."""
+
+    name: Annotated[str, AfterValidator(_run_name)] = "az"
+    output_dir: Annotated[str, Field(min_length=1)] = "runs"
+
+
+class NetworkSection(Strict):
+    """The policy-value network and where it starts."""
+
+    init: Literal["ppo", "scratch"] = "ppo"  # ppo: the bundled ppo_<n>p's trunk and policy head
+    hidden: Annotated[list[Positive], Field(min_length=1)] = [256, 256]  # scratch only
+    value_hidden: Positive = 256
+
+
+class SearchSection(Strict):
+    """The self-play search (see :mod:`agents.az.search`)."""
+
+    sims: Positive = 64
+    batch: Positive = 8
+    c_puct: Annotated[Number, Field(ge=0.0)] = 1.5
+    dirichlet_alpha: Annotated[Number, Field(gt=0.0)] = 0.3
+    dirichlet_fraction: Fraction = 0.25
+    temperature_moves: NonNegative = 10  # a seat's first moves are sampled from the visits
+    rollout_weight: Fraction = 0.0
+    margin_weight: Annotated[Number, Field(ge=0.0, le=1.0)] = 0.2
+
+
+class LearnSection(Strict):
+    """The network's training on the replay buffer."""
+
+    learning_rate: Annotated[Number, Field(gt=0.0, le=1.0)] = 1e-3
+    weight_decay: Annotated[Number, Field(ge=0.0)] = 1e-4
+    batch_size: Positive = 256
+    steps_per_generation: Positive = 200
+    value_coef: Annotated[Number, Field(ge=0.0)] = 1.0
+    buffer_size: Positive = 20_000
+
+
+class ArenaSection(Strict):
+    """The gate: the new network plays the current one; kept if its win share reaches ``gate``
+    (more than 1/num_players: an equal network wins that share; 0.55 for 2, 0.3 for 4 players)."""
+
+    deals: Positive = 12  # each deal is played once per seat of the new network (paired games)
+    sims: Positive = 32
+    gate: Fraction = 0.55
+
+
+class CheckpointSection(Strict):
+    """Checkpoints kept (one per generation)."""
+
+    keep_last: Positive = 3
+
+
+class AZConfig(Strict):
+    """One expert-iteration run, as read from a YAML file."""
+
+    backend: Literal["az"] = "az"
+    num_players: Annotated[Count, Field(ge=2, le=4)] = 2
+    seed: NonNegative = 0
+    generations: Positive = 100
+    games_per_generation: Positive = 32
+    parallel_games: Positive = 16  # self-play games searched side by side (leaves batched)
+    max_actions: Positive = 1000  # a self-play game is scored as it stands after this many
+    threads: Positive = 1  # torch threads
+    tensorboard: bool = True
+    run: RunSection = RunSection()
+    network: NetworkSection = NetworkSection()
+    search: SearchSection = SearchSection()
+    learn: LearnSection = LearnSection()
+    arena: ArenaSection = ArenaSection()
+    checkpoint: CheckpointSection = CheckpointSection()
+
+    _source: str = PrivateAttr(default="<dict>")
+
+    @property
+    def source(self) -> str:
+        """The file this config was read from (``<dict>`` when built in code)."""
+        return self._source
+
+    def run_dir(self) -> Path:
+        """``<run.output_dir>/<run.name>``."""
+        return Path(self.run.output_dir) / self.run.name
+
+    def to_dict(self) -> dict[str, Any]:
+        """The YAML-able dict of every key (defaults filled in)."""
+        return self.model_dump(mode="python")
+
+    def replace(self, **changes: Any) -> AZConfig:
+        """A validated copy with top-level keys changed."""
+        return config_from_dict({**self.to_dict(), **changes}, self.source)
+
+    def fingerprint(self) -> str:
+        """Hash of every key that must not change when a run is resumed."""
+        data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def config_from_dict(data: Any, source: str = "<dict>") -> AZConfig:
+    """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
+    config = _validate(data, AZConfig, source)
+    config._source = source
+    if config.arena.gate <= 1.0 / config.num_players:
+        raise ConfigError(
+            f"{source}: arena.gate: expected more than 1/num_players = "
+            f"{1.0 / config.num_players:.3f} (an equal network wins that share), "
+            f"found {config.arena.gate}"
+        )
+    if config.learn.batch_size > config.learn.buffer_size:
+        raise ConfigError(
+            f"{source}: learn.batch_size: expected at most learn.buffer_size "
+            f"({config.learn.buffer_size}), found {config.learn.batch_size}"
+        )
+    return config
+
+
+def load_config(path: str | os.PathLike[str]) -> AZConfig:
+    """Read and validate a YAML config file."""
+    return config_from_dict(read_mapping(path, EXAMPLE), str(path))
+
+
+def is_az_config(path: str | os.PathLike[str]) -> bool:
+    """Whether the YAML file says ``backend: az`` (False for anything unreadable)."""
+    try:
+        return read_mapping(path).get("backend") == "az"
+    except ConfigError:
+        return False
+
+
+def dump_config(config: AZConfig, path: str | os.PathLike[str]) -> None:
+    """Write the full config as YAML, through a temporary file."""
+    path = Path(path)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
+    os.replace(temporary, path)

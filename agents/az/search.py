@@ -1,0 +1,374 @@
+"""PUCT over determinizations of the public view, guided by a policy-value network, batched.
+
+One search answers one decision (the ``az`` agent's, or a self-play move):
+
+- single-observer, as ``ismcts``: one tree over the public history; every simulation starts
+  from a fresh determinization of the public view (``determinize`` in the native core: the deck
+  order and stack contents re-dealt, the dice from the sample's own generator) and applies its
+  actions in the core, so chance is handled by sampled outcomes and a node merges them;
+- PUCT selection (AlphaZero): ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act, over the
+  actions legal in this determinization (``P`` renormalised over them, ``N`` their visits: the
+  availability count of ISMCTS); an unvisited action's ``Q`` is the node's mean for that seat;
+- at a new node the network's prior (softmax over the legal logits) is stored, and its values
+  (one per seat, max-n) are backed up, optionally mixed with a heuristic rollout's result
+  (``rollout_weight``); a finished game backs up its true result;
+- Dirichlet noise on the root prior (self-play only);
+- batching: :meth:`PUCTSearch.gather` descends up to ``k`` simulations with a virtual loss (a
+  pending visit worth 0 to the seat that chose it) and returns their leaves; the caller
+  evaluates the leaves of many searches in one forward pass (:func:`run_searches`) and hands the
+  answers to :meth:`PUCTSearch.finish`.
+
+Results are a seat's share of the win plus ``margin_weight * tanh(margin / 10)`` (``margin``:
+its score minus the best other score), as ``ismcts`` scores a game.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from airships_env.engine import NUM_ACTIONS
+from airships_env.native import require, rng_state
+
+#: A rollout ends after this many actions (the game is then scored as it stands).
+MAX_ROLLOUT_ACTIONS = 1000
+HEURISTIC_KIND = 3  # the native bot kinds of NativeGame.bot_action
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How a search explores: PUCT constant, virtual-loss batch, root noise, leaf values."""
+
+    c_puct: float = 1.5
+    batch: int = 8  # simulations gathered (with virtual loss) before one evaluation
+    dirichlet_alpha: float = 0.3
+    dirichlet_fraction: float = 0.0  # 0: no root noise (play); 0.25 in self-play
+    rollout_weight: float = 0.0  # leaf value = (1 - w) * network + w * heuristic rollout
+    margin_weight: float = 0.2
+
+    def __post_init__(self) -> None:
+        checks = (
+            ("c_puct", self.c_puct >= 0),
+            ("batch", isinstance(self.batch, int) and self.batch >= 1),
+            ("dirichlet_alpha", self.dirichlet_alpha > 0),
+            ("dirichlet_fraction", 0 <= self.dirichlet_fraction <= 1),
+            ("rollout_weight", 0 <= self.rollout_weight <= 1),
+            ("margin_weight", math.isfinite(self.margin_weight)),
+        )
+        for name, ok in checks:
+            value = getattr(self, name)
+            if not ok or (isinstance(value, float) and not math.isfinite(value)):
+                raise ValueError(f"az search setting {name} is out of range, got {value!r}")
+
+
+def game_result(game: Any, num_players: int, margin_weight: float) -> np.ndarray:
+    """Every seat's result of a finished (or capped) native game: win share plus margin term."""
+    result = game.result()
+    if result is None:
+        scores = list(game.scores())
+        best = max(scores)
+        mask = sum(1 << seat for seat, score in enumerate(scores) if score == best)
+    else:
+        scores, mask = list(result[0]), int(result[1])
+    winners = [seat for seat in range(num_players) if mask >> seat & 1]
+    values = np.zeros(num_players)
+    for seat in range(num_players):
+        if seat in winners:
+            values[seat] = 1.0 / len(winners)
+        best_other = max(scores[other] for other in range(num_players) if other != seat)
+        values[seat] += margin_weight * math.tanh((scores[seat] - best_other) / 10.0)
+    return values
+
+
+class Node:
+    """A tree node: children by action, visits, per-seat value sums, prior, pending visits."""
+
+    __slots__ = ("children", "pending", "prior", "value_sum", "visits")
+
+    def __init__(self, num_players: int):
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.pending = 0  # virtual visits of simulations in flight through this node
+        # Plain lists: a tree step reads a few entries, and numpy's per-call cost dominates that.
+        self.value_sum = [0.0] * num_players
+        self.prior: list[float] | None = None  # 83 probabilities, set at expansion
+
+
+@dataclass(slots=True)
+class Leaf:
+    """A simulation waiting for its evaluation: the path, the leaf's seat and observation."""
+
+    path: list[Node]
+    seat: int
+    observation: np.ndarray
+    mask: np.ndarray
+    rollout: np.ndarray | None = None  # the heuristic rollout's result, when mixed
+
+
+@dataclass
+class SearchCounts:
+    """What one search did."""
+
+    simulations: int = 0
+    evaluations: int = 0
+    nodes: int = 1
+    seconds: float = 0.0
+    root: list[tuple[int, int, float]] = field(default_factory=list)  # action, visits, mean
+
+
+class PUCTSearch:
+    """One decision's search over a public view (a native game handle); see the module."""
+
+    def __init__(
+        self,
+        view: Any,
+        settings: SearchSettings,
+        rng: np.random.Generator,
+        sims: int | None = None,
+        seconds: float | None = None,
+        heuristic: tuple[Any, ...] | None = None,
+    ):
+        if sims is None and seconds is None:
+            raise ValueError("a search needs a budget: sims, seconds or both")
+        self.view = view
+        self.settings = settings
+        self.rng = rng
+        self.sims = sims
+        self.seconds = seconds
+        self.heuristic = heuristic
+        if settings.rollout_weight > 0 and heuristic is None:
+            raise ValueError("rollout_weight > 0 needs the heuristic's native config")
+        self.num_players = int(view.num_players)
+        self.seat = int(view.current_player)
+        self.legal = list(view.legal_actions())
+        self.root = Node(self.num_players)
+        self.counts = SearchCounts()
+        self.in_flight = 0
+        self.started = time.perf_counter()
+        self._core_rng = rng_state(np.random.default_rng(int(rng.integers(2**63))))
+        self._obs_size = int(require().obs_size(self.num_players))
+
+    # -- budget ----------------------------------------------------------------------------
+    def done(self) -> bool:
+        """True once the budget is spent and no simulation is in flight."""
+        if self.in_flight:
+            return False
+        if self.sims is not None and self.counts.simulations >= self.sims:
+            return True
+        elapsed = time.perf_counter() - self.started
+        return (
+            self.seconds is not None
+            and elapsed >= self.seconds
+            and self.counts.simulations > 0
+            and self.root.prior is not None
+        )
+
+    def _room(self, k: int) -> int:
+        """How many simulations may start now (the root is expanded alone, first)."""
+        if self.root.prior is None:
+            return 0 if self.in_flight else 1
+        if self.sims is not None:
+            k = min(k, self.sims - self.counts.simulations - self.in_flight)
+        if self.seconds is not None and time.perf_counter() - self.started >= self.seconds:
+            k = 0
+        return max(0, k)
+
+    # -- simulations -------------------------------------------------------------------------
+    def gather(self, k: int | None = None) -> list[Leaf]:
+        """Run up to ``k`` (default ``settings.batch``) simulations down to a new node; finished
+        games are backed up at once, the others returned to be evaluated."""
+        leaves: list[Leaf] = []
+        for _ in range(self._room(self.settings.batch if k is None else k)):
+            leaf = self._descend()
+            if leaf is not None:
+                leaves.append(leaf)
+        return leaves
+
+    def _descend(self) -> Leaf | None:
+        game, self._core_rng = self.view.determinize(self._core_rng)
+        node = self.root
+        path = [node]
+        while True:
+            if game.result() is not None:
+                result = game_result(game, self.num_players, self.settings.margin_weight)
+                self._backup(path, result.tolist())
+                self.counts.simulations += 1
+                return None
+            if node.prior is None:
+                seat = int(game.current_player)
+                legal = game.legal_actions()
+                observation = np.empty(self._obs_size, dtype=np.float32)
+                game.observe(seat, observation)
+                mask = np.zeros(NUM_ACTIONS, dtype=bool)
+                mask[legal] = True
+                rollout = None
+                if self.settings.rollout_weight > 0:
+                    rollout = self._rollout(game)
+                self.in_flight += 1
+                return Leaf(path, seat, observation, mask, rollout)
+            seat = int(game.current_player)
+            legal = game.legal_actions()
+            action = legal[0] if len(legal) == 1 else self._select(node, seat, legal)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Node(self.num_players)
+                self.counts.nodes += 1
+            child.pending += 1
+            game.apply(action, None)
+            node = child
+            path.append(node)
+
+    def _select(self, node: Node, seat: int, legal: Sequence[int]) -> int:
+        """The PUCT choice of ``seat`` among ``legal`` at ``node`` (the first of equal scores)."""
+        prior = node.prior
+        assert prior is not None
+        children = node.children
+        total = 0.0
+        for action in legal:
+            total += prior[action]
+        seen_total = 0
+        stats: list[tuple[int, int, Node | None]] = []
+        for action in legal:
+            child = children.get(action)
+            if child is None:
+                stats.append((action, 0, None))
+            else:
+                seen = child.visits + child.pending
+                seen_total += seen
+                stats.append((action, seen, child))
+        default = node.value_sum[seat] / node.visits if node.visits else 0.0
+        uniform = 1.0 / len(legal)
+        scale = self.settings.c_puct * math.sqrt(max(1, seen_total))
+        best, best_score = legal[0], -math.inf
+        for action, seen, child in stats:
+            value = child.value_sum[seat] / seen if child is not None and seen else default
+            share = prior[action] / total if total > 0 else uniform
+            score = value + scale * share / (1 + seen)
+            if score > best_score:
+                best, best_score = action, score
+        return int(best)
+
+    def _rollout(self, game: Any) -> np.ndarray:
+        """The heuristic bot plays every seat from ``game`` (a copy) to the end."""
+        sample = game.clone()
+        for _ in range(MAX_ROLLOUT_ACTIONS):
+            if sample.result() is not None:
+                break
+            legal = sample.legal_actions()
+            sample.apply(sample.bot_action(HEURISTIC_KIND, self.heuristic, legal), None)
+        return game_result(sample, self.num_players, self.settings.margin_weight)
+
+    def finish(self, leaves: Sequence[Leaf], priors: np.ndarray, values: np.ndarray) -> None:
+        """Expand and back up evaluated leaves (``values`` in each leaf's relative order)."""
+        weight = self.settings.rollout_weight
+        for leaf, prior, relative in zip(leaves, priors, values, strict=True):
+            node = leaf.path[-1]
+            if node.prior is None:
+                node.prior = np.asarray(prior, dtype=np.float64).tolist()
+                if node is self.root and self.settings.dirichlet_fraction > 0:
+                    self._add_noise()
+            # The network answers in the observation's order (the leaf's seat first).
+            n = self.num_players
+            absolute = [float(relative[(seat - leaf.seat) % n]) for seat in range(n)]
+            if leaf.rollout is not None:
+                absolute = [
+                    (1.0 - weight) * mine + weight * float(rolled)
+                    for mine, rolled in zip(absolute, leaf.rollout, strict=True)
+                ]
+            self._backup(leaf.path, absolute)
+            self.in_flight -= 1
+            self.counts.simulations += 1
+            self.counts.evaluations += 1
+
+    def _add_noise(self) -> None:
+        assert self.root.prior is not None
+        noise = self.rng.dirichlet(np.full(len(self.legal), self.settings.dirichlet_alpha))
+        fraction = self.settings.dirichlet_fraction
+        prior = np.array(self.root.prior)
+        prior[self.legal] = (1 - fraction) * prior[self.legal] + fraction * noise
+        self.root.prior = prior.tolist()
+
+    @staticmethod
+    def _backup(path: list[Node], values: list[float]) -> None:
+        for depth, node in enumerate(path):
+            node.visits += 1
+            sums = node.value_sum
+            for seat, value in enumerate(values):
+                sums[seat] += value
+            if depth:
+                node.pending -= 1
+
+    # -- the answer -----------------------------------------------------------------------------
+    def visit_counts(self) -> np.ndarray:
+        """Visits of every root action (83 entries, 0 for the unvisited and the illegal)."""
+        counts = np.zeros(NUM_ACTIONS)
+        for action, child in self.root.children.items():
+            counts[action] = child.visits
+        return counts
+
+    def best_action(self) -> int:
+        """The most visited root action (ties: the higher prior, then the lower index)."""
+        counts = self.visit_counts()
+        prior = self.root.prior if self.root.prior is not None else [0.0] * NUM_ACTIONS
+        return int(max(self.legal, key=lambda a: (counts[a], prior[a], -a)))
+
+    def sample_action(self, temperature: float) -> int:
+        """A root action drawn with probability ~ visits^(1/temperature) from the search's
+        generator (temperature 0: :meth:`best_action`)."""
+        if temperature <= 0:
+            return self.best_action()
+        counts = self.visit_counts()[self.legal] ** (1.0 / temperature)
+        if counts.sum() <= 0:
+            return self.best_action()
+        return int(self.legal[int(self.rng.choice(len(self.legal), p=counts / counts.sum()))])
+
+    def summary(self) -> SearchCounts:
+        """The counts, with the time spent and the root's (action, visits, mean) filled in."""
+        self.counts.seconds = time.perf_counter() - self.started
+        self.counts.root = [
+            (action, child.visits, child.value_sum[self.seat] / max(1, child.visits))
+            for action, child in sorted(self.root.children.items())
+        ]
+        return self.counts
+
+
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def run_searches(
+    searches: Sequence[PUCTSearch], evaluators: Sequence[Evaluator]
+) -> tuple[int, int]:
+    """Run searches side by side until all are done: each round gathers every search's leaves
+    and answers the leaves of the searches sharing an evaluator in one call. Returns
+    (forward passes, leaves evaluated)."""
+    if len(searches) != len(evaluators):
+        raise ValueError("one evaluator per search")
+    passes = evaluated = 0
+    while True:
+        active = [i for i, search in enumerate(searches) if not search.done()]
+        if not active:
+            return passes, evaluated
+        groups: dict[int, list[tuple[int, list[Leaf]]]] = {}
+        for index in active:
+            leaves = searches[index].gather()
+            if leaves:
+                groups.setdefault(id(evaluators[index]), []).append((index, leaves))
+        for members in groups.values():
+            evaluate = evaluators[members[0][0]]
+            every = [leaf for _index, leaves in members for leaf in leaves]
+            priors, values = evaluate(
+                np.stack([leaf.observation for leaf in every]),
+                np.stack([leaf.mask for leaf in every]),
+            )
+            passes += 1
+            evaluated += len(every)
+            start = 0
+            for index, leaves in members:
+                stop = start + len(leaves)
+                searches[index].finish(leaves, priors[start:stop], values[start:stop])
+                start = stop

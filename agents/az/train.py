@@ -1,0 +1,556 @@
+"""Expert iteration: self-play with search, learn the search's choices, keep what beats the best.
+
+One generation (``airships train --config configs/az_2p.yaml``):
+
+1. self-play: ``games_per_generation`` games, every seat played by the best network's search
+   (:mod:`agents.az.search`, Dirichlet noise at the root, a seat's first ``temperature_moves``
+   moves sampled from the visits, then the most visited), ``parallel_games`` at a time with
+   their leaves evaluated in one forward pass; each decision with a choice gives a sample: the
+   observation, the legal mask, the visit distribution (policy target) and, when the game ends,
+   every seat's result in the observation's relative order (value target);
+2. learning: ``learn.steps_per_generation`` AdamW steps of the learner network on minibatches
+   of the replay buffer (``learn.buffer_size`` latest samples): cross-entropy to the visits plus
+   ``value_coef`` times the squared error of the values;
+3. the gate: the learner plays the best network over ``arena.deals`` deals, each dealt once per
+   seat of the learner (paired games, no noise, ``arena.sims`` simulations); the learner becomes
+   the best network when its mean win share reaches ``arena.gate``.
+
+Run directory ``<run.output_dir>/<run.name>/``::
+
+    config.yaml                  the config the run was started with
+    state.json                   names the last complete checkpoint (written last)
+    checkpoints/gen_N.pt         networks, optimizer, generator, history after generation N
+    checkpoints/gen_N.buffer.npz the replay buffer after generation N
+    best.pt                      the best network (``az:path=runs/az_2p/best.pt``)
+    tb/                          TensorBoard scalars
+
+Resume (``--resume``) reloads the last checkpoint and continues exactly as an uninterrupted run
+would (every draw comes from the run's generator, saved with it; torch runs on ``threads``
+threads, 1 by default). Every search runs on a simulation budget, never a time budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.az.config import AZConfig, dump_config, load_config
+from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
+from agents.az.search import PUCTSearch, SearchSettings, game_result, run_searches
+from agents.training.checkpoint import ResumeError
+from agents.training.config import config_differences
+from airships_env.engine import NUM_ACTIONS
+from airships_env.native import NativeGame, require
+
+STATE_FILE = "state.json"
+CONFIG_FILE = "config.yaml"
+BEST_FILE = "best.pt"
+STATE_VERSION = 1
+
+
+class ReplayBuffer:
+    """The latest ``capacity`` samples (a ring): observations, masks, visit targets, values."""
+
+    def __init__(self, capacity: int, observation_size: int, num_players: int):
+        self.capacity = capacity
+        self.observations = np.zeros((capacity, observation_size), dtype=np.float32)
+        self.masks = np.zeros((capacity, NUM_ACTIONS), dtype=bool)
+        self.policies = np.zeros((capacity, NUM_ACTIONS), dtype=np.float32)
+        self.values = np.zeros((capacity, num_players), dtype=np.float32)
+        self.size = 0
+        self.cursor = 0
+        self.added = 0  # samples ever added
+
+    def add(
+        self, observation: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: Any
+    ) -> None:
+        """Store one sample, over the oldest once full."""
+        index = self.cursor
+        self.observations[index] = observation
+        self.masks[index] = mask
+        self.policies[index] = policy
+        self.values[index] = value
+        self.cursor = (index + 1) % self.capacity
+        self.size = min(self.size + 1, self.capacity)
+        self.added += 1
+
+    def sample(self, rng: np.random.Generator, count: int) -> tuple[np.ndarray, ...]:
+        """``count`` samples drawn uniformly with replacement."""
+        rows = rng.integers(0, self.size, size=count)
+        return self.observations[rows], self.masks[rows], self.policies[rows], self.values[rows]
+
+    def save(self, path: Path) -> None:
+        """Write the filled part and the cursor, through a temporary file."""
+        temporary = path.with_name(path.name + ".tmp.npz")
+        np.savez(
+            temporary,
+            observations=self.observations[: self.size],
+            masks=self.masks[: self.size],
+            policies=self.policies[: self.size],
+            values=self.values[: self.size],
+            counters=np.array([self.size, self.cursor, self.added], dtype=np.int64),
+        )
+        os.replace(temporary, path)
+
+    def load(self, path: Path) -> None:
+        """Read what :meth:`save` wrote (the same capacity and shapes)."""
+        with np.load(path) as data:
+            size, cursor, added = (int(x) for x in data["counters"])
+            if (
+                size > self.capacity
+                or data["observations"].shape[1:] != self.observations.shape[1:]
+            ):
+                raise ResumeError(f"{path}: the buffer does not fit this config's shapes")
+            self.observations[:size] = data["observations"]
+            self.masks[:size] = data["masks"]
+            self.policies[:size] = data["policies"]
+            self.values[:size] = data["values"]
+        self.size, self.cursor, self.added = size, cursor, added
+
+
+@dataclass
+class Timer:
+    """Seconds spent in network evaluations (forward passes) and how many leaves they answered."""
+
+    seconds: float = 0.0
+    leaves: int = 0
+    passes: int = 0
+
+    def wrap(self, net: PolicyValueNet) -> Any:
+        """``net.predict`` that adds its time here."""
+
+        def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            start = time.perf_counter()
+            answer = net.predict(observations, masks)
+            self.seconds += time.perf_counter() - start
+            self.leaves += len(observations)
+            self.passes += 1
+            return answer
+
+        return evaluate
+
+
+@dataclass
+class GamesResult:
+    """Finished games: each seat's result per game, the samples, counts and times."""
+
+    results: list[np.ndarray] = field(default_factory=list)  # every seat's result, by game
+    shares: list[np.ndarray] = field(default_factory=list)  # every seat's win share, by game
+    samples: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=list
+    )
+    sample_games: list[int] = field(default_factory=list)  # each sample's game (index)
+    sample_seats: list[int] = field(default_factory=list)  # each sample's acting seat
+    decisions: int = 0
+    simulations: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+
+
+def play_games(
+    seat_nets: list[list[PolicyValueNet]],
+    config: AZConfig,
+    rng: np.random.Generator,
+    *,
+    sims: int,
+    noise: bool,
+    record: bool,
+    timer: Timer,
+    seeds: list[int] | None = None,
+) -> GamesResult:
+    """Play one game per entry of ``seat_nets`` (the network of each seat), ``parallel_games``
+        side by side, every decision with a choice searched; leaves of searches sharing a network
+        are evaluated together. ``seeds``: each game's deal (default: drawn from ``rng`` first);
+    the searches then draw from ``rng`` in a fixed order."""
+    start = time.perf_counter()
+    n = config.num_players
+    search = config.search
+    settings = SearchSettings(
+        c_puct=search.c_puct,
+        batch=search.batch,
+        dirichlet_alpha=search.dirichlet_alpha,
+        dirichlet_fraction=search.dirichlet_fraction if noise else 0.0,
+        rollout_weight=search.rollout_weight,
+        margin_weight=search.margin_weight,
+    )
+    heuristic = None
+    if search.rollout_weight > 0:
+        from airships_env.bot_config import HeuristicConfig
+
+        heuristic = HeuristicConfig.load().native()
+    evaluators = {id(net): timer.wrap(net) for nets in seat_nets for net in nets}
+    out = GamesResult()
+    obs_size = int(require().obs_size(n))
+    if seeds is None:
+        seeds = [int(seed) for seed in rng.integers(2**63, size=len(seat_nets))]
+    if len(seeds) != len(seat_nets):
+        raise ValueError("one seed per game")
+    queue = list(range(len(seat_nets)))
+    live: list[dict[str, Any]] = []
+    finished: list[tuple[int, np.ndarray, np.ndarray]] = []
+    while queue or live:
+        while queue and len(live) < config.parallel_games:
+            index = queue.pop(0)
+            seed = seeds[index]
+            live.append(
+                {
+                    "index": index,
+                    "game": NativeGame.new(n, seed=seed).handle,
+                    "samples": [],
+                    "moves": [0] * n,
+                    "actions": 0,
+                }
+            )
+        searches: list[PUCTSearch] = []
+        owners: list[dict[str, Any]] = []
+        for entry in live:
+            game = entry["game"]
+            legal = game.legal_actions()
+            while len(legal) == 1 and game.result() is None:  # no choice: no search
+                game.apply(legal[0], None)
+                entry["actions"] += 1
+                legal = game.legal_actions()
+            if game.result() is not None or entry["actions"] >= config.max_actions:
+                continue
+            view = game.public_view()
+            searches.append(
+                PUCTSearch(
+                    view,
+                    settings,
+                    np.random.default_rng(int(rng.integers(2**63))),
+                    sims=sims,
+                    heuristic=heuristic,
+                )
+            )
+            owners.append(entry)
+        run_searches(
+            searches,
+            [evaluators[id(seat_nets[e["index"]][e["game"].current_player])] for e in owners],
+        )
+        for entry, tree in zip(owners, searches, strict=True):
+            game = entry["game"]
+            seat = int(game.current_player)
+            out.decisions += 1
+            out.simulations += tree.counts.simulations
+            if record:
+                observation = np.empty(obs_size, dtype=np.float32)
+                game.observe(seat, observation)
+                mask = np.zeros(NUM_ACTIONS, dtype=bool)
+                mask[tree.legal] = True
+                visits = tree.visit_counts()
+                entry["samples"].append((observation, mask, visits / visits.sum(), seat))
+            early = entry["moves"][seat] < config.search.temperature_moves and noise
+            action = tree.sample_action(1.0) if early else tree.best_action()
+            entry["moves"][seat] += 1
+            game.apply(action, None)
+            entry["actions"] += 1
+        still: list[dict[str, Any]] = []
+        for entry in live:
+            game = entry["game"]
+            if game.result() is None and entry["actions"] < config.max_actions:
+                still.append(entry)
+                continue
+            values = game_result(game, n, config.search.margin_weight)
+            finished.append((entry["index"], values, game_result(game, n, 0.0)))
+            out.actions += entry["actions"]
+            for observation, mask, policy, seat in entry["samples"]:
+                # The value target in the observation's order: the acting seat first.
+                out.samples.append((observation, mask, policy, np.roll(values, -seat)))
+                out.sample_games.append(entry["index"])
+                out.sample_seats.append(seat)
+        live = still
+    finished.sort(key=lambda item: item[0])
+    out.results = [values for _index, values, _shares in finished]
+    out.shares = [shares for _index, _values, shares in finished]
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def learn(
+    learner: PolicyValueNet,
+    optimizer: torch.optim.Optimizer,
+    buffer: ReplayBuffer,
+    config: AZConfig,
+    rng: np.random.Generator,
+) -> tuple[float, float]:
+    """``steps_per_generation`` minibatch steps; the mean policy and value losses."""
+    learner.train()
+    policy_total = value_total = 0.0
+    steps = config.learn.steps_per_generation
+    for _ in range(steps):
+        observations, masks, policies, values = buffer.sample(rng, config.learn.batch_size)
+        logits, predicted = learner(torch.from_numpy(observations), torch.from_numpy(masks))
+        log_probs = torch.log_softmax(logits, dim=1)
+        policy_loss = -(torch.from_numpy(policies) * log_probs).sum(dim=1).mean()
+        value_loss = ((predicted - torch.from_numpy(values)) ** 2).mean()
+        loss = policy_loss + config.learn.value_coef * value_loss
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        policy_total += policy_loss.item()
+        value_total += value_loss.item()
+    learner.eval()
+    return policy_total / steps, value_total / steps
+
+
+def arena(
+    candidate: PolicyValueNet,
+    best: PolicyValueNet,
+    config: AZConfig,
+    rng: np.random.Generator,
+    timer: Timer,
+) -> float:
+    """The candidate's mean win share over ``arena.deals`` deals, each played once per seat of
+    the candidate (the other seats: the best network)."""
+    n = config.num_players
+    seat_nets = [
+        [candidate if seat == own else best for seat in range(n)]
+        for _deal in range(config.arena.deals)
+        for own in range(n)
+    ]
+    # Paired games: the n games of a deal share its seed.
+    deals = [int(seed) for seed in rng.integers(2**63, size=config.arena.deals)]
+    played = play_games(
+        seat_nets,
+        config,
+        rng,
+        sims=config.arena.sims,
+        noise=False,
+        record=False,
+        timer=timer,
+        seeds=[seed for seed in deals for _own in range(n)],
+    )
+    return float(np.mean([shares[index % n] for index, shares in enumerate(played.shares)]))
+
+
+# -- the run -------------------------------------------------------------------------------------
+@dataclass
+class RunState:
+    """Everything a checkpoint holds besides the buffer."""
+
+    generation: int
+    best: PolicyValueNet
+    learner: PolicyValueNet
+    optimizer: torch.optim.Optimizer
+    rng: np.random.Generator
+    history: list[dict[str, float]]
+    wall_seconds: float = 0.0
+
+
+@dataclass
+class TrainResult:
+    """What a call of :func:`train` did."""
+
+    generations: int
+    accepted: int
+    best: Path
+    seconds: float
+    interrupted: bool = False
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+def initial_network(config: AZConfig, rng: np.random.Generator) -> PolicyValueNet:
+    """The run's first network: the bundled PPO policy's trunk and head, or from scratch."""
+    net_config = config.network
+    if net_config.init == "ppo":
+        net, _copied = from_ppo(
+            bundled_ppo(config.num_players), config.num_players, net_config.value_hidden, rng
+        )
+    else:
+        net = PolicyValueNet(
+            config.num_players, tuple(net_config.hidden), net_config.value_hidden, rng
+        )
+    net.eval()
+    return net
+
+
+def _optimizer(net: PolicyValueNet, config: AZConfig) -> torch.optim.Optimizer:
+    return torch.optim.AdamW(
+        net.parameters(), lr=config.learn.learning_rate, weight_decay=config.learn.weight_decay
+    )
+
+
+def _save_checkpoint(directory: Path, state: RunState, buffer: ReplayBuffer, keep: int) -> None:
+    """Checkpoint files first, ``state.json`` last (through renames)."""
+    checkpoints = directory / "checkpoints"
+    checkpoints.mkdir(parents=True, exist_ok=True)
+    name = f"gen_{state.generation:05d}"
+    data = {
+        "generation": state.generation,
+        "best": state.best.state_dict(),
+        "learner": state.learner.state_dict(),
+        "optimizer": state.optimizer.state_dict(),
+        "rng": json.dumps(state.rng.bit_generator.state),
+        "history": json.dumps(state.history),
+        "wall_seconds": state.wall_seconds,
+    }
+    temporary = checkpoints / f"{name}.pt.tmp"
+    torch.save(data, temporary)
+    os.replace(temporary, checkpoints / f"{name}.pt")
+    buffer.save(checkpoints / f"{name}.buffer.npz")
+    state.best.save(directory / BEST_FILE)
+    record = {"version": STATE_VERSION, "generation": state.generation, "checkpoint": name}
+    temporary = directory / (STATE_FILE + ".tmp")
+    temporary.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(temporary, directory / STATE_FILE)
+    for old in sorted(checkpoints.glob("gen_*.pt"))[:-keep]:
+        old.unlink()
+        old.with_name(old.name[: -len(".pt")] + ".buffer.npz").unlink(missing_ok=True)
+
+
+def _load_checkpoint(
+    directory: Path, config: AZConfig, state: RunState, buffer: ReplayBuffer
+) -> None:
+    path = directory / STATE_FILE
+    record = json.loads(path.read_text(encoding="utf-8"))
+    if record.get("version") != STATE_VERSION:
+        raise ResumeError(f"{path}: version {record.get('version')!r} is not supported")
+    name = record["checkpoint"]
+    data = torch.load(directory / "checkpoints" / f"{name}.pt", weights_only=True)
+    state.generation = int(data["generation"])
+    state.best.load_state_dict(data["best"])
+    state.learner.load_state_dict(data["learner"])
+    state.optimizer.load_state_dict(data["optimizer"])
+    state.rng.bit_generator.state = json.loads(data["rng"])
+    state.history = json.loads(data["history"])
+    state.wall_seconds = float(data["wall_seconds"])
+    buffer.load(directory / "checkpoints" / f"{name}.buffer.npz")
+
+
+def _prepare(config: AZConfig, directory: Path, resume: bool) -> bool:
+    """Check the run directory against ``resume``; True when a checkpoint is to be loaded."""
+    saved = directory / CONFIG_FILE
+    if not resume:
+        if (directory / STATE_FILE).exists():
+            raise ResumeError(
+                f"{directory} already holds a run; pass --resume to continue it or choose "
+                f"another run.name"
+            )
+        directory.mkdir(parents=True, exist_ok=True)
+        dump_config(config, saved)
+        return False
+    if not (directory / STATE_FILE).exists():
+        raise ResumeError(f"{directory}: nothing to resume (no {STATE_FILE})")
+    old = load_config(saved)
+    if old.fingerprint() != config.fingerprint():
+        changes = config_differences(old.to_dict(), config.to_dict())
+        changes = [line for line in changes if not line.startswith("generations:")]
+        raise ResumeError(
+            f"{config.source} differs from the run's {saved} in keys a resume may not change: "
+            + "; ".join(changes)
+        )
+    dump_config(config, saved)
+    return True
+
+
+def train(
+    config: AZConfig, resume: bool = False, run_dir: str | os.PathLike[str] | None = None
+) -> TrainResult:
+    """Run (or continue) expert iteration until ``config.generations``; see the module."""
+    directory = Path(run_dir) if run_dir is not None else config.run_dir()
+    load = _prepare(config, directory, resume)
+    torch.set_num_threads(config.threads)
+    rng = np.random.default_rng(config.seed)
+    best = initial_network(config, rng)
+    learner = best.copy()
+    state = RunState(0, best, learner, _optimizer(learner, config), rng, [])
+    buffer = ReplayBuffer(config.learn.buffer_size, best.observation_size, config.num_players)
+    if load:
+        _load_checkpoint(directory, config, state, buffer)
+    writer = None
+    if config.tensorboard:
+        from torch.utils.tensorboard import SummaryWriter
+
+        writer = SummaryWriter(str(directory / "tb"), purge_step=state.generation + 1)
+    started = time.perf_counter()
+    session_start = state.wall_seconds
+    interrupted = False
+    try:
+        while state.generation < config.generations:
+            metrics = generation(state, buffer, config)
+            state.wall_seconds = session_start + time.perf_counter() - started
+            metrics["wall_seconds"] = state.wall_seconds
+            state.history.append(metrics)
+            if writer is not None:
+                for key, value in metrics.items():
+                    writer.add_scalar(key, value, state.generation)
+                writer.flush()
+            _save_checkpoint(directory, state, buffer, config.checkpoint.keep_last)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if writer is not None:
+            writer.close()
+    if not (directory / BEST_FILE).exists():
+        state.best.save(directory / BEST_FILE)
+    return TrainResult(
+        generations=state.generation,
+        accepted=int(sum(m["arena/accepted"] for m in state.history)),
+        best=directory / BEST_FILE,
+        seconds=time.perf_counter() - started,
+        interrupted=interrupted,
+        history=state.history,
+    )
+
+
+def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[str, float]:
+    """Self-play, learning and the gate of one generation; its scalars (TensorBoard keys)."""
+    n = config.num_players
+    timer = Timer()
+    played = play_games(
+        [[state.best] * n for _ in range(config.games_per_generation)],
+        config,
+        state.rng,
+        sims=config.search.sims,
+        noise=True,
+        record=True,
+        timer=timer,
+    )
+    for sample in played.samples:
+        buffer.add(*sample)
+    start = time.perf_counter()
+    policy_loss, value_loss = learn(state.learner, state.optimizer, buffer, config, state.rng)
+    learn_seconds = time.perf_counter() - start
+    candidate = state.learner.copy()
+    candidate.eval()
+    arena_timer = Timer()
+    start = time.perf_counter()
+    score = arena(candidate, state.best, config, state.rng, arena_timer)
+    arena_seconds = time.perf_counter() - start
+    accepted = score >= config.arena.gate
+    if accepted:
+        state.best = candidate
+    state.generation += 1
+    search_seconds = played.seconds - timer.seconds
+    total = played.seconds + learn_seconds
+    return {
+        "selfplay/games": float(len(played.results)),
+        "selfplay/decisions": float(played.decisions),
+        "selfplay/actions_per_game": played.actions / max(1, len(played.results)),
+        "buffer/size": float(buffer.size),
+        "loss/policy": policy_loss,
+        "loss/value": value_loss,
+        "arena/score": score,
+        "arena/accepted": float(accepted),
+        "speed/simulations_per_s": played.simulations / max(1e-9, played.seconds),
+        "speed/evaluations_per_s": timer.leaves / max(1e-9, timer.seconds),
+        "speed/leaves_per_pass": timer.leaves / max(1, timer.passes),
+        "time/selfplay_s": played.seconds,
+        "time/learn_s": learn_seconds,
+        "time/arena_s": arena_seconds,
+        "share/search": search_seconds / max(1e-9, total),
+        "share/evaluation": timer.seconds / max(1e-9, total),
+        "share/learning": learn_seconds / max(1e-9, total),
+    }
+
+
+def load_best(run_dir: str | os.PathLike[str]) -> PolicyValueNet:
+    """The best network of a run directory."""
+    return load_network(Path(run_dir) / BEST_FILE)

@@ -1,0 +1,221 @@
+"""The az search and agent: legal choices, budgets, batching, no hidden information, registry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from agents.az.agent import AZAgent
+from agents.az.network import PolicyValueNet
+from agents.az.search import (
+    PUCTSearch,
+    SearchCounts,
+    SearchSettings,
+    game_result,
+    run_searches,
+)
+from agents.registry import make_agent
+from airships_env.engine import CHOOSE_TARGET, determinize, new_game
+from airships_env.native import NativeGame
+from airships_env.policy import Decision
+
+
+def _decision_state(seed: int = 11, num_players: int = 2):  # type: ignore[no-untyped-def]
+    """A state whose seat to act has several targets to choose from."""
+    state = new_game(num_players=num_players, seed=seed)
+    while len(state.legal_actions()) < 4 or state.phase != CHOOSE_TARGET:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+@pytest.fixture(scope="module")
+def net_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A small scratch network with a random value head (so that values differ between the
+    sampled worlds' leaves), saved for ``az:path=``."""
+    path = tmp_path_factory.mktemp("az") / "small.pt"
+    net = PolicyValueNet(2, (32,), 16, rng=np.random.default_rng(0))
+    generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        net.value_head.weight.copy_(torch.randn(net.value_head.weight.shape, generator=generator))
+    net.save(path)
+    return str(path)
+
+
+def _agent(path: str, **options: object) -> AZAgent:
+    return AZAgent(sims=24, batch=4, path=path, **options)  # type: ignore[arg-type]
+
+
+def _same(counts: SearchCounts | None) -> tuple[object, ...]:
+    """What a search did, without its wall time."""
+    assert counts is not None
+    return (counts.simulations, counts.evaluations, counts.nodes, counts.root)
+
+
+def test_the_choice_is_legal_and_the_budget_is_kept(net_path: str) -> None:
+    state = _decision_state()
+    agent = _agent(net_path)
+    agent.reset(state.current_player, 2, np.random.default_rng(1))
+    action = agent.act(Decision.from_state(state))
+    assert action in state.legal_actions()
+    counts = agent.last_counts
+    assert counts is not None
+    assert counts.simulations == 24
+    assert 1 <= counts.evaluations <= 24
+    assert sum(visits for _action, visits, _mean in counts.root) == 24 - 1  # the root's own
+    assert {a for a, _v, _m in counts.root} <= set(state.legal_actions())
+
+
+def test_a_time_budget_stops_the_search(net_path: str) -> None:
+    state = _decision_state()
+    agent = AZAgent(ms=30, batch=4, path=net_path)
+    agent.reset(state.current_player, 2, np.random.default_rng(1))
+    agent.act(Decision.from_state(state))
+    counts = agent.last_counts
+    assert counts is not None and counts.simulations >= 1
+    assert counts.seconds < 0.03 + 0.5  # the budget plus one batch in flight, generously
+
+
+def test_hidden_information_is_never_read(net_path: str) -> None:
+    """Two true states sharing the public view (hidden cards and generator re-dealt) give the
+    same search, decision after decision, for the same agent seed."""
+    state = _decision_state(seed=4)
+    outcomes = []
+    for world in (1, 2):
+        true_state = determinize(state, np.random.default_rng(world))
+        assert true_state.deck != state.deck or true_state.stacks != state.stacks
+        agent = _agent(net_path)
+        agent.reset(state.current_player, 2, np.random.default_rng(42))
+        # The decision carries the true state itself: the agent must strip it.
+        decision = Decision(
+            true_state, true_state.current_player, tuple(true_state.legal_actions())
+        )
+        outcomes.append((agent.act(decision), _same(agent.last_counts)))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_agent_seeds_change_the_search(net_path: str) -> None:
+    """The comparison above can fail: another agent seed samples other worlds."""
+    state = _decision_state(seed=4)
+    counts = []
+    for seed in (1, 2):
+        agent = _agent(net_path)
+        agent.reset(state.current_player, 2, np.random.default_rng(seed))
+        agent.act(Decision.from_state(state))
+        counts.append(_same(agent.last_counts))
+    assert counts[0] != counts[1]
+
+
+def test_a_fixed_seed_replaces_the_game_generator(net_path: str) -> None:
+    state = _decision_state()
+    seen = []
+    for game_seed in (1, 2):
+        agent = _agent(net_path, seed=9)
+        agent.reset(state.current_player, 2, np.random.default_rng(game_seed))
+        agent.act(Decision.from_state(state))
+        seen.append(_same(agent.last_counts))
+    assert seen[0] == seen[1]
+
+
+def test_batched_searches_side_by_side() -> None:
+    """Leaves of several searches share forward passes; each keeps its own budget."""
+    net = PolicyValueNet(2, (16,), 8, rng=np.random.default_rng(2))
+    views = [NativeGame.new(2, seed=seed).public_view().handle for seed in (1, 2, 3)]
+    settings = SearchSettings(batch=4, dirichlet_fraction=0.25)
+    searches = [
+        PUCTSearch(view, settings, np.random.default_rng(index), sims=12)
+        for index, view in enumerate(views)
+    ]
+    calls: list[int] = []
+
+    def evaluate(observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(len(observations))
+        return net.predict(observations, masks)
+
+    passes, leaves = run_searches(searches, [evaluate] * 3)
+    assert passes == len(calls) and leaves == sum(calls)
+    assert max(calls) > 4  # leaves of several searches in one pass
+    for search in searches:
+        assert search.counts.simulations == 12 and search.done()
+        assert search.best_action() in search.legal
+        assert search.root.pending == 0
+        assert all(child.pending == 0 for child in search.root.children.values())
+
+
+def test_leaf_values_come_back_in_absolute_seat_order() -> None:
+    """The network answers in the observation's order (the leaf's seat first)."""
+    game = NativeGame.new(4, seed=2)
+    while game.current_player != 1:  # not 0 nor 2 (a roll by 2 of 4 is its own inverse)
+        game.apply_action(game.legal_actions()[0])
+    view = game.public_view().handle
+    search = PUCTSearch(view, SearchSettings(), np.random.default_rng(0), sims=1)
+    leaves = search.gather()
+    assert len(leaves) == 1 and leaves[0].seat == view.current_player
+    relative = np.array([[0.1, 0.2, 0.3, 0.4]])
+    search.finish(leaves, np.full((1, 83), 1 / 83), relative)
+    seat = leaves[0].seat
+    assert seat == 1
+    expected = [relative[0][(s - seat) % 4] for s in range(4)]
+    assert search.root.value_sum == expected
+
+
+def test_rollouts_mix_into_leaf_values(net_path: str) -> None:
+    state = _decision_state()
+    agent = _agent(net_path, rollout_weight=1.0)
+    agent.reset(state.current_player, 2, np.random.default_rng(1))
+    agent.act(Decision.from_state(state))
+    with_rollouts = _same(agent.last_counts)
+    no_rollouts = _agent(net_path)
+    no_rollouts.reset(state.current_player, 2, np.random.default_rng(1))
+    no_rollouts.act(Decision.from_state(state))
+    assert _same(no_rollouts.last_counts)[3] != with_rollouts[3]
+    # A rollout result is a win share plus a margin term: within [-0.2, 1.2].
+    assert all(-0.2 <= mean <= 1.2 for _a, _v, mean in with_rollouts[3])  # type: ignore[attr-defined]
+
+
+def test_game_result_is_win_share_plus_margin() -> None:
+    game = NativeGame.new(2, seed=3)
+    while not game.is_terminal():
+        game.apply_action(game.legal_actions()[0])
+    scores, winners = game.final_scores, game.winners
+    assert scores is not None and winners is not None
+    values = game_result(game.handle, 2, 0.0)
+    assert list(values) == [1.0 / len(winners) if s in winners else 0.0 for s in range(2)]
+    with_margin = game_result(game.handle, 2, 0.2)
+    assert np.allclose(
+        with_margin - values,
+        [0.2 * np.tanh((scores[0] - scores[1]) / 10), 0.2 * np.tanh((scores[1] - scores[0]) / 10)],
+    )
+
+
+def test_registry_builds_az_and_checks_options() -> None:
+    agent = make_agent("az:sims=8,batch=2")
+    assert isinstance(agent, AZAgent) and agent.sims == 8 and agent.ms is None
+    assert AZAgent().ms == 100.0
+    for bad in ("az:sims=0", "az:ms=-1", "az:batch=0", "az:c=-1", "az:rollout_weight=2"):
+        with pytest.raises(ValueError):
+            make_agent(bad)
+
+
+def test_one_simulation_is_the_network_alone(net_path: str) -> None:
+    """``az:sims=1``: one forward pass, the most probable legal action."""
+    from agents.az.network import load_network
+
+    state = _decision_state()
+    agent = AZAgent(sims=1, path=net_path)
+    agent.reset(state.current_player, 2, np.random.default_rng(0))
+    action = agent.act(Decision.from_state(state))
+    assert agent.last_counts is not None and agent.last_counts.evaluations == 1
+    game = NativeGame.from_state(state)
+    observation = game.observe(state.current_player)[None]
+    mask = np.zeros((1, 83), dtype=bool)
+    mask[0, state.legal_actions()] = True
+    priors, _values = load_network(net_path).predict(observation, mask)
+    assert action == int(np.argmax(priors[0]))
+
+
+def test_a_network_for_another_table_is_refused(net_path: str) -> None:
+    from agents.registry import TableFitError
+
+    with pytest.raises(TableFitError, match="trained for 2 players, this table has 4"):
+        make_agent(f"az:path={net_path}", num_players=4)

@@ -1,0 +1,198 @@
+"""Expert iteration: the tiny config, checkpoints, exact resume, config errors, the CLI route."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.az.config import AZConfig, ConfigError, config_from_dict, is_az_config, load_config
+from agents.az.network import load_network
+from agents.az.train import ReplayBuffer, Timer, initial_network, play_games, train
+from agents.cli.train import main as train_main
+from agents.training.checkpoint import ResumeError
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "configs" / "az_tiny.yaml"
+
+
+def _tiny(tmp_path: Path, **changes: object) -> AZConfig:
+    config = load_config(TINY)
+    run = {"name": "tiny", "output_dir": str(tmp_path)}
+    return config.replace(run=run, tensorboard=False, **changes)
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    return load_network(path).state_dict()
+
+
+def _final(run_dir: Path) -> tuple[dict[str, object], ...]:
+    """The last checkpoint's networks, optimizer moments, generator, buffer and history."""
+    state = (run_dir / "state.json").read_text(encoding="utf-8")
+    name = __import__("json").loads(state)["checkpoint"]
+    data = torch.load(run_dir / "checkpoints" / f"{name}.pt", weights_only=True)
+    with np.load(run_dir / "checkpoints" / f"{name}.buffer.npz") as buffer:
+        arrays = {key: buffer[key].copy() for key in buffer.files}
+    history = __import__("json").loads(data["history"])
+    stable = [
+        {
+            k: v
+            for k, v in metrics.items()
+            if not k.startswith(("time/", "speed/", "share/", "wall"))
+        }
+        for metrics in history
+    ]
+    return (
+        data["best"],
+        data["learner"],
+        data["optimizer"]["state"],
+        {"rng": data["rng"]},
+        arrays,
+        {"history": stable},
+    )
+
+
+def _equal(a: object, b: object) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and torch.equal(a, b)
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return a == b
+
+
+def test_tiny_run_writes_a_checkpoint_and_resumes_exactly(tmp_path: Path) -> None:
+    whole = _tiny(tmp_path / "whole")
+    result = train(whole)
+    assert result.generations == 2 and not result.interrupted
+    run_dir = whole.run_dir()
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == [
+        "gen_00001.buffer.npz",
+        "gen_00001.pt",
+        "gen_00002.buffer.npz",
+        "gen_00002.pt",
+    ]
+    assert load_network(run_dir / "best.pt").num_players == 2
+    metrics = result.history[-1]
+    assert metrics["buffer/size"] > 0 and metrics["selfplay/games"] == 2
+    assert 0.0 <= metrics["arena/score"] <= 1.0
+
+    halves = _tiny(tmp_path / "halves", generations=1)
+    assert train(halves).generations == 1
+    resumed = train(halves.replace(generations=2), resume=True)
+    assert resumed.generations == 2
+    first, second = _final(run_dir), _final(halves.run_dir())
+    for mine, theirs in zip(first, second, strict=True):
+        assert _equal(mine, theirs)
+    assert _equal(_weights(run_dir / "best.pt"), _weights(halves.run_dir() / "best.pt"))
+
+
+def test_a_different_seed_gives_a_different_run(tmp_path: Path) -> None:
+    """The comparison above can fail: another seed changes the buffer."""
+    runs = []
+    for seed in (0, 1):
+        config = _tiny(tmp_path / str(seed), generations=1, seed=seed)
+        train(config)
+        runs.append(_final(config.run_dir())[4])
+    assert not _equal(runs[0], runs[1])
+
+
+def test_value_targets_put_the_acting_seat_first(tmp_path: Path) -> None:
+    config = _tiny(tmp_path, num_players=4, arena={"deals": 1, "sims": 2, "gate": 0.3})
+    net = initial_network(config, np.random.default_rng(0))
+    played = play_games(
+        [[net] * 4] * 2,
+        config,
+        np.random.default_rng(1),
+        sims=3,
+        noise=True,
+        record=True,
+        timer=Timer(),
+    )
+    assert len(played.results) == 2 and len(played.samples) > 20
+    assert {seat for seat in played.sample_seats} == {0, 1, 2, 3}
+    for sample, game, seat in zip(
+        played.samples, played.sample_games, played.sample_seats, strict=True
+    ):
+        result = played.results[game]
+        assert [sample[3][i] for i in range(4)] == [result[(seat + i) % 4] for i in range(4)]
+    assert all(abs(shares.sum() - 1.0) < 1e-9 for shares in played.shares)
+
+
+def test_four_player_run(tmp_path: Path) -> None:
+    config = _tiny(
+        tmp_path, generations=1, num_players=4, arena={"deals": 1, "sims": 2, "gate": 0.3}
+    )
+    assert train(config).history[-1]["selfplay/games"] == 2
+    assert load_network(config.run_dir() / "best.pt").num_players == 4
+
+
+def test_resume_refuses_changed_keys_and_missing_runs(tmp_path: Path) -> None:
+    config = _tiny(tmp_path, generations=1)
+    with pytest.raises(ResumeError, match="nothing to resume"):
+        train(config, resume=True)
+    train(config)
+    with pytest.raises(ResumeError, match="already holds a run"):
+        train(config)
+    changed = config.replace(seed=5)
+    with pytest.raises(ResumeError, match=r"seed: 0 -> 5"):
+        train(changed, resume=True)
+
+
+def test_replay_buffer_is_a_ring(tmp_path: Path) -> None:
+    buffer = ReplayBuffer(3, 4, 2)
+    for index in range(5):
+        buffer.add(np.full(4, index), np.ones(83, bool), np.full(83, 1 / 83), [index, -index])
+    assert (buffer.size, buffer.cursor, buffer.added) == (3, 2, 5)
+    assert sorted(buffer.observations[:, 0].tolist()) == [2.0, 3.0, 4.0]
+    buffer.save(tmp_path / "b.npz")
+    again = ReplayBuffer(3, 4, 2)
+    again.load(tmp_path / "b.npz")
+    assert (again.size, again.cursor, again.added) == (3, 2, 5)
+    assert np.array_equal(again.values, buffer.values)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"search": {"sims": "many"}}, "search.sims: expected an integer, found 'many'"),
+        ({"learn": {"rate": 1}}, "learn.rate: unknown key (known: learning_rate"),
+        ({"num_players": 5}, "num_players: "),
+        ({"network": {"init": "heuristic"}}, "network.init: "),
+        ({"learn": {"batch_size": 50, "buffer_size": 10}}, "learn.batch_size: expected at most"),
+        ({"num_players": 4, "arena": {"gate": 0.25}}, "arena.gate: expected more than 1/num_"),
+    ],
+)
+def test_bad_configs_name_file_and_key(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_dict({"backend": "az", **data}, "configs/bad.yaml")
+    assert str(error.value).startswith("configs/bad.yaml: ")
+    assert message in str(error.value)
+
+
+def test_the_shipped_configs_are_valid() -> None:
+    for name in ("az_2p.yaml", "az_4p.yaml", "az_tiny.yaml"):
+        assert is_az_config(ROOT / "configs" / name)
+        load_config(ROOT / "configs" / name)
+    assert not is_az_config(ROOT / "configs" / "ppo_2p.yaml")
+
+
+def test_airships_train_routes_backend_az(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "az.yaml"
+    text = TINY.read_text(encoding="utf-8").replace("generations: 2", "generations: 1")
+    config.write_text(text.replace("tensorboard: true", "tensorboard: false"), encoding="utf-8")
+    run_dir = tmp_path / "run"
+    assert train_main(["--config", str(config), "--run-dir", str(run_dir)]) == 0
+    assert "1 generations" in capsys.readouterr().out
+    assert (
+        train_main(
+            ["--config", str(config), "--run-dir", str(run_dir), "--resume", "--generations", "0"]
+        )
+        == 2
+    )
+    assert "--generations: expected a positive integer" in capsys.readouterr().err
