@@ -99,8 +99,12 @@ class NipponGame:
         return -4.0, 8.0
 
     def bots(self) -> Mapping[str, str]:
-        """The game's agents: spec name -> 'module:Class' (greedy, heuristic: later work)."""
-        return {"random": "airships_env.policy:RandomPolicy"}
+        """The game's agents: spec name -> 'module:Class'."""
+        return {
+            "random": "airships_env.policy:RandomPolicy",
+            "greedy": "agents.bots.nippon:GreedyBot",
+            "heuristic": "agents.bots.nippon:HeuristicBot",
+        }
 
     def presenter(self) -> NipponPresenter:
         """Record text, the ANSI table, a picture, SVG."""

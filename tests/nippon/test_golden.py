@@ -1,0 +1,64 @@
+"""The Nippon golden games (scripts/nippon_golden.py) replay exactly, and the bots still play
+them (re-record with the script after changing the engine, the data file or the bots)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from airships_env.game_log import read_game_log, replay_log
+from airships_env.games.nippon import GAME
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "nippon"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "nippon_golden", ROOT / "scripts" / "nippon_golden.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = _script()
+GAMES = SCRIPT.GAMES
+game_name = SCRIPT.game_name
+STEMS = [game_name(n, agents) for n, _, agents in GAMES]
+
+
+def test_one_golden_game_per_table_size() -> None:
+    found = sorted(path.stem for path in GOLDEN.glob("*.jsonl"))
+    assert found == sorted(STEMS)
+    assert {n for n, _, _ in GAMES} == set(GAME.player_counts)
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_golden_game_replays_record_by_record(stem: str) -> None:
+    log = read_game_log(GOLDEN / f"{stem}.jsonl")
+    replayed = replay_log(log, GAME)  # raises at the first record that differs
+    assert [r.to_dict() for r in replayed.records] == log.records
+    final = json.loads((GOLDEN / f"{stem}.final.json").read_text(encoding="utf-8"))
+    state = replayed.state
+    assert state.is_terminal()
+    assert json.loads(json.dumps(state.to_dict())) == final["state"]
+    assert state.outcome().to_dict() == final["outcome"]
+
+
+@pytest.mark.parametrize(("num_players", "seed", "agents"), GAMES[:1])
+def test_the_bots_still_play_the_golden_game(
+    num_players: int, seed: int, agents: tuple[str, ...], tmp_path: Path
+) -> None:
+    """Same seeds, same bots: the same records (a change in a bot's choices shows here)."""
+    stem = game_name(num_players, agents)
+    SCRIPT.play(num_players, seed, agents, tmp_path / "again.jsonl")
+    again = read_game_log(tmp_path / "again.jsonl")
+    golden = read_game_log(GOLDEN / f"{stem}.jsonl")
+    assert again.records == golden.records
+    assert again.header == golden.header
