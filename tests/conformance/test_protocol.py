@@ -196,3 +196,18 @@ def test_the_presenter_draws_every_kind_of_view(game_case: Case) -> None:
         assert presenter.svg(shown, seat, record).lstrip().startswith("<svg")
     picture = presenter.rgb(state, None, record)
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+
+
+def test_the_presenter_leaves_the_markup_contract_to_the_page(game_case: Case) -> None:
+    """The web page owns the markup contract (one data-game element, data-action choices, the
+    game-over marker): a presenter's SVG, drawn inside that page, carries none of it."""
+    game = game_case.game
+    presenter = game.presenter()
+    state = game.new_state(min(game.player_counts), seed=5)
+    try:
+        svg = presenter.svg(state.view(0), 0, None)
+    except NotImplementedError:
+        pytest.skip(f"{game.name}: the presenter draws no SVG")
+    assert svg.lstrip().startswith("<svg")
+    for attribute in ("data-game=", "data-action=", "data-testid="):
+        assert attribute not in svg, f"{game.name}: the SVG carries {attribute}"

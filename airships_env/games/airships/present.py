@@ -80,5 +80,5 @@ class AirshipsPresenter:
         width = max(board_w + _GAP + stacks_w, x - _GAP)
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {bottom:g}" '
-            f'data-game="airships">' + "".join(parts) + "</svg>"
+            f'class="airships-table">' + "".join(parts) + "</svg>"
         )

@@ -141,7 +141,7 @@ def svg_table(view: State, seat: int | None, last_record: ActionRecord | None = 
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="1400" height="{height}" '
-        f'class="nippon-table" data-game="nippon">{body}</svg>'
+        f'class="nippon-table">{body}</svg>'
     )
 
 
