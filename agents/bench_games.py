@@ -178,6 +178,11 @@ def engine_rate(game: str, num_players: int, seconds: float, seed: int = 0) -> d
     return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
 
 
+def _line(label: str, value: float, unit: str, digits: int = 0) -> str:
+    """One row of the table: a label, a right-aligned figure and its unit."""
+    return f"  {label:<30} {value:>12,.{digits}f} {unit}"
+
+
 def bench_game(
     game: str,
     seconds: float,
@@ -201,14 +206,12 @@ def bench_game(
     bot = bot_name(game)
     log(f"{game}: Python, per CPU second of one core; {num_players} players unless said")
     if "engine" in sections:
-        log("  engine alone, random legal whole games through the protocol")
+        log("engine alone, random legal whole games through the protocol")
         for players in rules.player_counts:
             engine = engine_rate(game, players, seconds)
             figures[f"engine_{players}p"] = {"python": engine}
-            log(
-                f"    {players} players {engine['decisions_per_s']:>14,.0f} decisions/s "
-                f"{engine['games_per_s']:>10,.1f} games/s"
-            )
+            row = _line(f"{players} players", engine["decisions_per_s"], "decisions/s")
+            log(f"{row} {engine['games_per_s']:>10,.1f} games/s")
         headline = figures[f"engine_{num_players}p"]["python"]["decisions_per_s"]
         figures["python_decisions_per_s"] = headline
     if "env" in sections:
@@ -217,32 +220,35 @@ def bench_game(
         figures["python_env_steps_per_s"] = env_rate
         figures["connect_four_env_steps_per_s"] = reference
         figures["env_over_connect_four"] = env_rate / reference
-        log("  AEC environment steps/s, observation and mask each step (last()), random legal")
-        log(f"    {game + '_v' + str(rules.version):<24} {env_rate:>14,.0f}")
-        log(f"    {'connect_four_v3':<24} {reference:>14,.0f}")
-        log(f"    {'ratio':<24} {env_rate / reference:>14.2f}x")
+        log("AEC environment, observation and mask at every step (last()), random legal play")
+        log(_line(f"{game}_v{rules.version}", env_rate, "steps/s"))
+        log(_line("connect_four_v3 (PettingZoo)", reference, "steps/s"))
+        log(_line("ratio", env_rate / reference, "x", digits=2))
         if "python_decisions_per_s" in figures:
             engine_over_env = figures["python_decisions_per_s"] / env_rate
-            log(f"    engine alone is {engine_over_env:.1f}x the environment")
+            log(_line("engine alone / environment", engine_over_env, "x", digits=1))
     if "heuristic" in sections:
         figures["heuristic_bot"] = bot
         if bot is None:
             figures["python_heuristic_decisions_per_s"] = None
             notes.append(f"{game} has no heuristic or greedy bot: heuristic section skipped")
-            log("  heuristic: the game has no heuristic or greedy bot (skipped)")
+            log("bot: the game has no heuristic or greedy bot (skipped)")
         else:
             rate = bot_decisions_rate(game, bot, num_players, seconds)
             figures["python_heuristic_decisions_per_s"] = rate
-            log(f"  {bot} bot, every seat, its act only {rate:>14,.0f} decisions/s")
+            log(f"{bot} bot at every seat, its act only")
+            log(_line(bot, rate, "decisions/s"))
     if "vecenv" in sections:
         opponent = bot if bot is not None else "random"
         rate = vecenv_rate(game, num_players, seconds, bot)
         figures["vecenv_opponents"] = opponent
         figures[f"python_vecenv_{num_players}p_steps_per_s"] = rate
-        log(f"  GameVecEnv (8 games), learner steps/s against {opponent} {rate:>14,.0f}")
+        log(f"GameVecEnv (8 games), random legal learner against {opponent}")
+        log(_line(f"{num_players} players", rate, "learner steps/s"))
     notes.append(
         "learner vs free environment: not measured; airships train --profile profiles "
-        "Airships' learner only (its free environment has Airships' spaces)"
+        "Airships only (its free environment has Airships' spaces; other games train in "
+        "Python environments)"
     )
-    log(f"  training profile: {notes[-1]}")
+    log(f"training: {notes[-1]}")
     return figures
