@@ -18,6 +18,12 @@ Sections (each pair measured in the same run, one core, CPU time of this process
   wrapper, random legal learner actions.
 - bots: milliseconds per decision of each bot (Python), and the arena's games per second.
 
+Another game (``airships bench --game clockwork [--players N] [--json]``) has the sections of
+:mod:`agents.bench_games`: engine (every player count), env (its AEC env beside PettingZoo's
+``connect_four_v3`` in the same run: ``python_env_steps_per_s`` / ``connect_four_env_steps_per_s``),
+heuristic (its heuristic, else greedy, bot: ``python_heuristic_decisions_per_s``) and vecenv
+(``python_vecenv_<N>p_steps_per_s``).
+
 The machine is shared and noisy: compare figures from the same run, not across runs. With
 ``--json`` the last line holds every figure, among them the pairs ``native_decisions_per_s`` /
 ``python_decisions_per_s``, ``native_env_steps_per_s`` / ``python_env_steps_per_s`` and
@@ -35,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.bench_games import GAME_SECTIONS, bench_game, engine_rate, timed
 from agents.cli.common import add_game_argument
 from airships_env.engine import new_game
 from airships_env.engine.dice import uniform_below
@@ -45,13 +52,7 @@ SECTIONS = ("engine", "env", "heuristic", "vecenv", "bots")
 
 def _timed(run: Callable[[], int], seconds: float) -> float:
     """Units per CPU second of ``run`` (which returns the units it did), repeated for ``seconds``."""
-    done = 0
-    started = time.process_time()
-    while True:
-        done += run()
-        spent = time.process_time() - started
-        if spent >= seconds:
-            return done / spent
+    return timed(run, seconds)
 
 
 # -- engine ----------------------------------------------------------------------------------
@@ -59,23 +60,7 @@ def python_engine_rate(
     num_players: int, seconds: float, seed: int = 0, game: str = "airships"
 ) -> dict[str, float]:
     """Random legal games with the game's Python engine for about ``seconds`` of CPU time."""
-    rules = get_game(game)
-    chooser = np.random.default_rng(seed + 10_000)
-    counts = {"games": 0, "decisions": 0}
-
-    def one_game() -> int:
-        state = rules.new_state(num_players, seed=seed + counts["games"])
-        made = 0
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[uniform_below(chooser, len(legal))])
-            made += 1
-        counts["games"] += 1
-        counts["decisions"] += made
-        return made
-
-    rate = _timed(one_game, seconds)
-    return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
+    return engine_rate(game, num_players, seconds, seed)
 
 
 def native_engine_rate(num_players: int, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -261,19 +246,18 @@ def _row(label: str, native: float, python: float) -> None:
     print(f"  {label:<28} {native:>14,.0f} {python:>14,.0f} {_ratio(native, python)}")
 
 
-def _bench_game_engine(game: str, seconds: float, as_json: bool) -> int:
-    """Random legal games of any registered game through its Python engine (the protocol)."""
+def _bench_other_game(
+    game: str, seconds: float, sections: tuple[str, ...], players: int | None, as_json: bool
+) -> int:
+    """The sections of a game other than Airships (:mod:`agents.bench_games`)."""
     out = sys.stderr if as_json else sys.stdout
-    figures: dict[str, Any] = {"game": game}
-    print(f"{game}: engine alone, random legal play, Python engine (one core)", file=out)
-    for players in get_game(game).player_counts:
-        rate = python_engine_rate(players, seconds, game=game)
-        figures[f"engine_{players}p"] = {"python": rate}
-        print(
-            f"  {players} players {rate['decisions_per_s']:>14,.0f} decisions/s "
-            f"{rate['games_per_s']:>10,.1f} games/s",
-            file=out,
-        )
+    figures = bench_game(
+        game,
+        seconds,
+        sections,
+        num_players=2 if players is None else players,
+        log=lambda text: print(text, file=out),
+    )
     if as_json:
         print(json.dumps(figures, separators=(",", ":")))
     return 0
@@ -287,8 +271,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
     parser.add_argument(
         "--only",
-        default=",".join(SECTIONS),
-        help=f"comma-separated sections among {', '.join(SECTIONS)}",
+        default=None,
+        help=f"comma-separated sections: Airships' {', '.join(SECTIONS)} (default all); another "
+        f"game's {', '.join(GAME_SECTIONS)} (default all)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="another game than Airships: the player count of its env, bot and vecenv figures "
+        "(default 2; the engine section measures every count)",
     )
     parser.add_argument(
         "--json",
@@ -297,18 +289,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_game_argument(parser)
     args = parser.parse_args(argv)
-    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
-    unknown = sorted(set(chosen) - set(SECTIONS))
+    known = SECTIONS if args.game == "airships" else GAME_SECTIONS
+    only = ",".join(known) if args.only is None else args.only
+    chosen = [s.strip() for s in only.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(known))
     if unknown:
-        parser.error(f"unknown section(s) {unknown}; choose among {', '.join(SECTIONS)}")
-    if args.game != "airships":  # the other sections measure Airships' own envs, core and bots
-        if chosen != ["engine"]:
+        parser.error(f"unknown section(s) {unknown}; {args.game} has {', '.join(known)}")
+    if args.game != "airships":
+        counts = get_game(args.game).player_counts
+        if args.players is not None and args.players not in counts:
             parser.error(
-                f"--game {args.game}: only the engine section measures other games (give "
-                f"--only engine); {', '.join(s for s in SECTIONS if s != 'engine')} are "
-                f"Airships' own"
+                f"--players: {args.game} is played by {', '.join(map(str, counts))}, "
+                f"got {args.players}"
             )
-        return _bench_game_engine(args.game, args.seconds, args.json)
+        sections = tuple(s for s in GAME_SECTIONS if s in chosen)
+        return _bench_other_game(args.game, args.seconds, sections, args.players, args.json)
+    if args.players is not None:
+        parser.error("--players: Airships' sections choose their own player counts")
     needs_native = set(chosen) & {"engine", "env", "heuristic", "vecenv"}
     if needs_native and not native.available():
         parser.error("the native core is not built (pip install -e . builds it)")
