@@ -31,13 +31,21 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from airships_env.game_aec import RENDER_MODES, GameAEC
-from airships_env.policy import Decision, ObservationPolicy, Policy, RandomPolicy, as_policy
+from airships_env.game_aec import RENDER_MODES, GameAEC, check_render_mode
+from airships_env.policy import Decision, ObservationPolicy, Policy, opponent_policies
 from airships_env.protocol import Game
 
 __all__ = ["GameSingleAgentEnv"]
 
 Opponents = Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None
+
+
+def check_seat(seat: object, num_players: int) -> None:
+    """ValueError unless ``seat`` is 'random' or a seat index of a ``num_players`` table."""
+    if seat != "random" and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players
+    ):
+        raise ValueError(f"seat must be 'random' or 0..{num_players - 1}, got {seat!r}")
 
 
 class GameSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -71,36 +79,18 @@ class GameSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         )
         self.game = self._aec.game
         self.num_players = self._aec.num_players
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
-            )
+        check_render_mode(render_mode)
         self.render_mode = render_mode
-        if seat != "random" and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
-        ):
-            raise ValueError(f"seat must be 'random' or 0..{self.num_players - 1}, got {seat!r}")
+        check_seat(seat, self.num_players)
         self.seat_choice = seat
         self.seat = 0 if seat == "random" else int(seat)
-        self.opponents = self._opponents(opponents, self.num_players - 1)
+        self.opponents = opponent_policies(opponents, self.num_players - 1)
         box = self._aec.observation_spaces[self._aec.possible_agents[0]]["observation"]
         self.observation_space = box
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._seed_sequence: np.random.SeedSequence | None = None
         self._opponent_of_seat: dict[int, Policy] = {}
         self._done = True
-
-    @staticmethod
-    def _opponents(opponents: Opponents, count: int) -> list[Policy]:
-        if opponents is None:
-            return [RandomPolicy() for _ in range(count)]
-        if isinstance(opponents, Policy) or callable(opponents):
-            first = as_policy(opponents)
-            return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
-        listed = [as_policy(o) for o in opponents]
-        if len(listed) != count:
-            raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
-        return listed
 
     @property
     def aec_env(self) -> GameAEC:

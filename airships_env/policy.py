@@ -14,7 +14,8 @@ without one it is an Airships decision, as it always was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -184,3 +185,19 @@ def as_policy(opponent: Policy | ObservationPolicy) -> Policy:
         f"an opponent must be a Policy (reset/act) or a callable "
         f"f(observation, action_mask) -> int, got {opponent!r}"
     )
+
+
+def opponent_policies(
+    opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None, count: int
+) -> list[Policy]:
+    """The single-agent envs' ``count`` opponents: uniform random ones for None, independent
+    copies of one policy, or one per other seat from a sequence (ValueError for another count)."""
+    if opponents is None:
+        return [RandomPolicy() for _ in range(count)]
+    if isinstance(opponents, Policy) or callable(opponents):
+        first = as_policy(opponents)
+        return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
+    listed = [as_policy(o) for o in opponents]
+    if len(listed) != count:
+        raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
+    return listed

@@ -46,14 +46,16 @@ from gymnasium import spaces
 from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
 from airships_env.engine.game import check_seed
+from airships_env.game_aec import check_render_mode
+from airships_env.game_single_agent import check_seat
 from airships_env.native import NativeGame
 from airships_env.policy import (
     CallablePolicy,
     Decision,
     ObservationPolicy,
     Policy,
-    RandomPolicy,
     as_policy,
+    opponent_policies,
 )
 
 ENV_ID = "Airships-v1"  # registered by airships_env.registry (every game's id, one place)
@@ -90,17 +92,11 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             backend=backend,
         )
         self.render_mode = render_mode
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
-            )
-        if seat != "random" and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players
-        ):
-            raise ValueError(f"seat must be 'random' or 0..{num_players - 1}, got {seat!r}")
+        check_render_mode(render_mode)
+        check_seat(seat, num_players)
         self.seat_choice = seat
         self.num_players = num_players
-        self.opponents = self._opponents(opponents, num_players - 1)
+        self.opponents = opponent_policies(opponents, num_players - 1)
         encoder = self._aec.encoder
         self.observation_space = spaces.Box(
             low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32
@@ -110,21 +106,6 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._seed_sequence: np.random.SeedSequence | None = None
         self._opponent_of_seat: dict[int, Policy] = {}
         self._done = True
-
-    @staticmethod
-    def _opponents(
-        opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None,
-        count: int,
-    ) -> list[Policy]:
-        if opponents is None:
-            return [RandomPolicy() for _ in range(count)]
-        if isinstance(opponents, Policy) or callable(opponents):
-            first = as_policy(opponents)
-            return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
-        listed = [as_policy(o) for o in opponents]
-        if len(listed) != count:
-            raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
-        return listed
 
     # -- the AEC game underneath -----------------------------------------------------------
     @property
