@@ -6,9 +6,25 @@ from typing import Any, overload
 
 import numpy as np
 
-__all__ = ["copy_generator", "generator_from_state", "generator_state", "shuffle", "uniform_below"]
+__all__ = [
+    "check_seed",
+    "copy_generator",
+    "generator_from_state",
+    "generator_state",
+    "shuffle",
+    "uniform_below",
+]
 
 _MASK64 = (1 << 64) - 1
+
+
+def check_seed(seed: object) -> int | None:
+    """A seed as given (a whole number >= 0, or None); ValueError naming what is allowed."""
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
+    ):
+        raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    return None if seed is None else int(seed)
 
 
 def uniform_below(rng: np.random.Generator, bound: int) -> int:

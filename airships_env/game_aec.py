@@ -42,6 +42,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from airships_env.chance import check_seed
 from airships_env.protocol import (
     ActionSpaceError,
     Game,
@@ -247,12 +248,9 @@ class GameAEC(AECEnv):
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` (a whole number >= 0) restarts the seeded stream."""
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
-        ):
-            raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+        seed = check_seed(seed)
         if seed is not None or self._seed_sequence is None:
-            self._seed_sequence = np.random.SeedSequence(None if seed is None else int(seed))
+            self._seed_sequence = np.random.SeedSequence(seed)
         game_seed = self._seed_sequence.spawn(1)[0]
         self.state = self.game.new_state(
             self.num_players,
