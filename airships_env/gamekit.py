@@ -5,8 +5,7 @@ facts (``name``, ``title``, ``version``, ``player_counts``, ``num_actions``, ``a
 ``observation_range``) and its engine's functions (``setup``, ``state_from_dict``, ...) as
 class attributes, and writes only what is its own: ``bots``, ``presenter`` and the optional
 members (``rollout_action``, ``score_scale``, ...). :func:`pettingzoo_functions` gives the game
-module its PettingZoo-classic ``env()`` and ``raw_env()``; :func:`options_from_dict` reads a
-frozen rules-options dataclass back from its dict (an engine's ``RulesOptions.from_dict``).
+module its PettingZoo-classic ``env()`` and ``raw_env()``.
 
 This module sits below the games and above nothing game-specific: it imports only the protocol
 and, lazily, the generic environments.
@@ -15,13 +14,11 @@ and, lazily, the generic environments.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-__all__ = ["PythonGame", "options_from_dict", "pettingzoo_functions"]
-
-Options = TypeVar("Options")
+__all__ = ["PythonGame", "pettingzoo_functions"]
 
 
 class PythonGame:
@@ -114,14 +111,3 @@ def pettingzoo_functions(game: Any) -> tuple[Callable[..., Any], Callable[..., A
     env.__doc__ = f"``{game.name}_v{game.version}.env()``: the PettingZoo AEC env."
     raw_env.__doc__ = "The AEC env without the order-enforcing wrapper."
     return env, raw_env
-
-
-def options_from_dict(cls: type[Options], data: Any) -> Options:
-    """The options dataclass ``cls`` from the dict its ``to_dict`` wrote (a ValueError naming
-    the class for anything but a dict, or for unknown keys; ``cls`` validates the values)."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{cls.__name__}: expected a dict, found {data!r}")
-    unknown = set(data) - set(getattr(cls, "__dataclass_fields__", ()))
-    if unknown:
-        raise ValueError(f"{cls.__name__}: unknown options {sorted(unknown)}")
-    return cls(**data)

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from airships_env.chance import copy_generator, generator_from_state, generator_state
-from airships_env.gamekit import options_from_dict
 from airships_env.games.australia.engine.data import AustraliaData, default_data, load_data
 from airships_env.games.australia.engine.errors import LogError
 
@@ -62,7 +61,12 @@ class RulesOptions:
     @classmethod
     def from_dict(cls, data: Any) -> RulesOptions:
         """The inverse of :meth:`to_dict` (unknown keys are an error)."""
-        return options_from_dict(cls, data)
+        if not isinstance(data, dict):
+            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
+        return cls(**data)
 
 
 # The list fields, in to_dict order: name -> nesting depth (1: list of ints, 2: list of lists).
