@@ -160,6 +160,21 @@ class RandomPolicy:
         return legal[uniform_below(self.rng, len(legal))]
 
 
+class SeatedPolicy:
+    """Base of a game's bot that keeps its seat and its generator for the game it plays."""
+
+    name = "seated"
+
+    def __init__(self, rng: np.random.Generator | None = None):
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.seat = 0
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Take the seat and the generator for this game."""
+        self.seat = seat
+        self.rng = rng
+
+
 class CallablePolicy:
     """A Policy around a plain function ``f(observation, action_mask) -> action``."""
 
