@@ -75,16 +75,22 @@ from airships_env.engine import (
 )
 from airships_env.engine import rules as _rules
 from airships_env.engine.game import check_seed
+from airships_env.game_aec import ILLEGAL_ACTION_MODES as ILLEGAL_ACTION_MODES  # re-exported
+from airships_env.game_aec import (  # the modes, rewards and penalty every env shares
+    ILLEGAL_ACTION_REWARD,
+    RENDER_MODES,
+    check_env_options,
+    check_reward,
+    penalty_warning,
+    rewards_from,
+)
+from airships_env.game_aec import REWARD_MODES as REWARD_MODES  # re-exported
 from airships_env.native import NativeGame, NativeUnavailableError
 from airships_env.native import available as native_available
 from airships_env.observation import ObservationEncoder
 
 BACKENDS: tuple[str, ...] = ("native", "python")
-REWARD_MODES: tuple[str, ...] = ("win", "score")
-ILLEGAL_ACTION_MODES: tuple[str, ...] = ("raise", "penalize")
-RENDER_MODES: tuple[str, ...] = ("human", "ansi", "rgb_array")
 SCORE_REWARD_SCALE = 20.0
-ILLEGAL_ACTION_REWARD = -1.0
 
 
 def default_backend() -> str:
@@ -116,20 +122,10 @@ def game_rewards(state: GameState | NativeGame, reward: str = "win") -> list[flo
     ``"score"``: (own score - best opponent score) / SCORE_REWARD_SCALE (20), from the final
     scores (E2); positive only for a player ahead of everybody else.
     """
-    if reward not in REWARD_MODES:
-        raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+    check_reward(reward)
     if state.winners is None or state.final_scores is None:
         raise ValueError("the game is not over: rewards are given at the end")
-    n = state.num_players
-    if reward == "win":
-        share = 1.0 / len(state.winners)
-        return [share if seat in state.winners else -1.0 for seat in range(n)]
-    final = state.final_scores
-    return [
-        (final[seat] - max(final[other] for other in range(n) if other != seat))
-        / SCORE_REWARD_SCALE
-        for seat in range(n)
-    ]
+    return rewards_from(state.final_scores, state.winners, reward, SCORE_REWARD_SCALE)
 
 
 def render_state(
@@ -169,18 +165,7 @@ def check_options(
         or not (2 <= num_players <= 4)
     ):
         raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
-    if reward not in REWARD_MODES:
-        raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-    if illegal_action not in ILLEGAL_ACTION_MODES:
-        raise ValueError(
-            f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-        )
-    if max_turns is not None and (
-        isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
-    ):
-        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+    check_env_options(render_mode, reward, illegal_action, max_turns)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -339,13 +324,7 @@ class raw_env(AECEnv):
         first time in this environment, also a warning (a silent -1 hides a bug)."""
         if not self._warned_illegal:
             self._warned_illegal = True
-            warnings.warn(
-                f"{error} (penalized: the game ends with reward {ILLEGAL_ACTION_REWARD} for "
-                f"{agent}; later illegal actions in this environment are penalized without "
-                f"a warning; illegal_action='raise' raises instead)",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(penalty_warning(error, agent), UserWarning, stacklevel=3)
         self._observations.clear()
         self.rewards[agent] = ILLEGAL_ACTION_REWARD
         self.terminations = dict.fromkeys(self.agents, True)

@@ -16,26 +16,44 @@ takes the spellings YAML leaves as text or floats: ``1e3``, ``1_000`` and ``2.5e
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+)
 
 __all__ = [
     "ConfigError",
     "Count",
     "Number",
+    "RunFile",
+    "RunName",
     "Strict",
+    "config_backend",
+    "dump_run_file",
+    "fingerprint",
     "load_config",
     "read_mapping",
     "validate_config",
+    "validate_run_file",
 ]
 
 Model = TypeVar("Model", bound=BaseModel)
+RunModel = TypeVar("RunModel", bound="RunFile")
 
 
 class ConfigError(ValueError):
@@ -46,6 +64,60 @@ class Strict(BaseModel):
     """Base of every config model: unknown keys are errors, no silent type coercion."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, validate_default=True)
+
+
+def _run_name(value: str) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise ValueError("a name of letters, digits, '_', '-' or '.'")
+    return value
+
+
+#: A run's name: letters, digits, '_', '-' or '.' (it names the run's folder).
+RunName = Annotated[str, AfterValidator(_run_name)]
+
+
+class RunFile(Strict):
+    """Base of a training run's config (PPO, RLlib, expert iteration): it remembers the file it
+    was read from and gives its keys back as a dict."""
+
+    _source: str = PrivateAttr(default="<dict>")
+
+    @property
+    def source(self) -> str:
+        """The file this config was read from (``<dict>`` when built in code)."""
+        return self._source
+
+    def to_dict(self) -> dict[str, Any]:
+        """The YAML-able dict of every key (defaults filled in)."""
+        return self.model_dump(mode="python")
+
+
+def validate_run_file(data: Any, model: type[RunModel], source: str) -> RunModel:
+    """:func:`validate_config`, the config remembering ``source``."""
+    config = validate_config(data, model, source)
+    config._source = source
+    return config
+
+
+def fingerprint(data: Mapping[str, Any]) -> str:
+    """A short stable hash of a config dict (SHA-256 of its sorted JSON, 16 hex digits)."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def config_backend(path: str | os.PathLike[str]) -> Any:
+    """The ``backend`` key of a YAML config file (None when it has none or is unreadable)."""
+    try:
+        return read_mapping(path).get("backend")
+    except ConfigError:
+        return None
+
+
+def dump_run_file(config: RunFile, path: str | os.PathLike[str]) -> None:
+    """Write the full config (defaults filled in) as YAML, through a temporary file."""
+    path = Path(path)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def _count(value: Any) -> Any:

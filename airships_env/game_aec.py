@@ -34,6 +34,7 @@ state and no seat: the presenter draws only what every seat may see.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from airships_env.chance import check_seed
 from airships_env.protocol import (
     ActionSpaceError,
     Game,
@@ -57,10 +59,15 @@ __all__ = [
     "RENDER_MODES",
     "REWARD_MODES",
     "GameAEC",
+    "check_env_options",
     "check_num_players",
+    "check_render_mode",
+    "check_reward",
     "env",
     "observation_bounds",
     "outcome_rewards",
+    "penalty_warning",
+    "rewards_from",
 ]
 
 REWARD_MODES: tuple[str, ...] = ("win", "score")
@@ -81,21 +88,65 @@ def check_num_players(game: Game, num_players: object) -> int:
     return int(num_players)
 
 
-def outcome_rewards(outcome: Outcome, reward: str = "win", score_scale: float = 1.0) -> list[float]:
-    """Every seat's reward for a finished game (see the module docstring)."""
+def check_reward(reward: object) -> None:
+    """ValueError unless ``reward`` is one of REWARD_MODES."""
     if reward not in REWARD_MODES:
         raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-    seats = range(len(outcome.scores))
+
+
+def outcome_rewards(outcome: Outcome, reward: str = "win", score_scale: float = 1.0) -> list[float]:
+    """Every seat's reward for a finished game (see the module docstring)."""
+    check_reward(reward)
+    return rewards_from(outcome.scores, outcome.winners, reward, score_scale)
+
+
+def rewards_from(
+    scores: Sequence[float], winners: Sequence[int], reward: str, score_scale: float
+) -> list[float]:
+    """Every seat's reward from the final scores and the winners (``reward`` already checked):
+    ``"win"``: 1/k for each of the k winners, -1 for the others (0 for all without a winner);
+    ``"score"``: the margin over the best other seat divided by ``score_scale``."""
+    seats = range(len(scores))
     if reward == "win":
-        if not outcome.winners:
+        if not winners:
             return [0.0 for _ in seats]
-        share = 1.0 / len(outcome.winners)
-        return [share if seat in outcome.winners else -1.0 for seat in seats]
-    scores = outcome.scores
+        share = 1.0 / len(winners)
+        return [share if seat in winners else -1.0 for seat in seats]
     return [
         (scores[seat] - max(scores[other] for other in seats if other != seat)) / score_scale
         for seat in seats
     ]
+
+
+def check_render_mode(render_mode: object) -> None:
+    """ValueError unless ``render_mode`` is one of RENDER_MODES or None."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}")
+
+
+def check_env_options(
+    render_mode: str | None, reward: str, illegal_action: str, max_turns: int | None
+) -> None:
+    """Validate the AEC environments' shared arguments with a message naming the argument."""
+    check_render_mode(render_mode)
+    check_reward(reward)
+    if illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ValueError(
+            f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+        )
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+    ):
+        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+
+
+def penalty_warning(error: IllegalActionError, agent: str) -> str:
+    """The warning of the first penalized illegal action in an environment."""
+    return (
+        f"{error} (penalized: the game ends with reward {ILLEGAL_ACTION_REWARD} for "
+        f"{agent}; later illegal actions in this environment are penalized without "
+        f"a warning; illegal_action='raise' raises instead)"
+    )
 
 
 def observation_bounds(game: Game, num_players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -138,20 +189,7 @@ class GameAEC(AECEnv):
         num_players = check_num_players(
             game_type, max(game_type.player_counts) if num_players is None else num_players
         )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
-            )
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        check_env_options(render_mode, reward, illegal_action, max_turns)
         if backend is None:
             backend = game_type.backends[0]
         if backend not in game_type.backends:
@@ -210,12 +248,9 @@ class GameAEC(AECEnv):
     # -- episode -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` (a whole number >= 0) restarts the seeded stream."""
-        if seed is not None and (
-            isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
-        ):
-            raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+        seed = check_seed(seed)
         if seed is not None or self._seed_sequence is None:
-            self._seed_sequence = np.random.SeedSequence(None if seed is None else int(seed))
+            self._seed_sequence = np.random.SeedSequence(seed)
         game_seed = self._seed_sequence.spawn(1)[0]
         self.state = self.game.new_state(
             self.num_players,
@@ -288,13 +323,7 @@ class GameAEC(AECEnv):
         """End the game for everyone: the offender gets ILLEGAL_ACTION_REWARD, others 0."""
         if not self._warned_illegal:
             self._warned_illegal = True
-            warnings.warn(
-                f"{error} (penalized: the game ends with reward {ILLEGAL_ACTION_REWARD} for "
-                f"{agent}; later illegal actions in this environment are penalized without "
-                f"a warning; illegal_action='raise' raises instead)",
-                UserWarning,
-                stacklevel=3,
-            )
+            warnings.warn(penalty_warning(error, agent), UserWarning, stacklevel=3)
         self._observations.clear()
         self.rewards[agent] = ILLEGAL_ACTION_REWARD
         self.terminations = dict.fromkeys(self.agents, True)

@@ -14,7 +14,8 @@ without one it is an Airships decision, as it always was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -159,6 +160,21 @@ class RandomPolicy:
         return legal[uniform_below(self.rng, len(legal))]
 
 
+class SeatedPolicy:
+    """Base of a game's bot that keeps its seat and its generator for the game it plays."""
+
+    name = "seated"
+
+    def __init__(self, rng: np.random.Generator | None = None):
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.seat = 0
+
+    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
+        """Take the seat and the generator for this game."""
+        self.seat = seat
+        self.rng = rng
+
+
 class CallablePolicy:
     """A Policy around a plain function ``f(observation, action_mask) -> action``."""
 
@@ -184,3 +200,19 @@ def as_policy(opponent: Policy | ObservationPolicy) -> Policy:
         f"an opponent must be a Policy (reset/act) or a callable "
         f"f(observation, action_mask) -> int, got {opponent!r}"
     )
+
+
+def opponent_policies(
+    opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None, count: int
+) -> list[Policy]:
+    """The single-agent envs' ``count`` opponents: uniform random ones for None, independent
+    copies of one policy, or one per other seat from a sequence (ValueError for another count)."""
+    if opponents is None:
+        return [RandomPolicy() for _ in range(count)]
+    if isinstance(opponents, Policy) or callable(opponents):
+        first = as_policy(opponents)
+        return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
+    listed = [as_policy(o) for o in opponents]
+    if len(listed) != count:
+        raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
+    return listed

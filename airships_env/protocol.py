@@ -29,7 +29,9 @@ What else lives here: the helpers every game shares (:class:`Outcome` and :func:
 :func:`as_action_index`, the one :class:`IllegalActionError`), so that a game's engine depends on
 this module and nothing above it. The generic layers over the protocol are
 :mod:`airships_env.game_aec` (PettingZoo), :mod:`airships_env.game_single_agent` (Gymnasium),
-:mod:`airships_env.game_vector` (SB3) and ``agents/bots/generic_ismcts.py`` (search).
+:mod:`airships_env.game_vector` (SB3) and ``agents/bots/generic_ismcts.py`` (search); a Python
+game's :class:`Game` object subclasses :class:`airships_env.gamekit.PythonGame`, which fills the
+members every such game fills the same way.
 """
 
 from __future__ import annotations

@@ -35,25 +35,23 @@ works with ``SubprocVecEnv`` and ``copy.deepcopy``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from airships_env.aec import RENDER_MODES, raw_env, render_state
 from airships_env.engine import NUM_ACTIONS, RulesOptions
-from airships_env.engine.game import check_seed
+from airships_env.game_aec import check_render_mode
+from airships_env.game_single_agent import LearnerSeatEnv, check_seat
 from airships_env.native import NativeGame
 from airships_env.policy import (
     CallablePolicy,
     Decision,
     ObservationPolicy,
     Policy,
-    RandomPolicy,
     as_policy,
+    opponent_policies,
 )
 
 ENV_ID = "Airships-v1"  # registered by airships_env.registry (every game's id, one place)
@@ -61,7 +59,7 @@ ENV_ID = "Airships-v1"  # registered by airships_env.registry (every game's id, 
 __all__ = ["ENV_ID", "AirshipsSingleAgentEnv", "CallablePolicy", "ObservationPolicy", "as_policy"]
 
 
-class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
+class AirshipsSingleAgentEnv(LearnerSeatEnv):
     """Airships for one learner; the other seats are played by ``opponents``."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
@@ -90,17 +88,11 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             backend=backend,
         )
         self.render_mode = render_mode
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode must be one of {RENDER_MODES} or None, got {render_mode!r}"
-            )
-        if seat != "random" and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players
-        ):
-            raise ValueError(f"seat must be 'random' or 0..{num_players - 1}, got {seat!r}")
+        check_render_mode(render_mode)
+        check_seat(seat, num_players)
         self.seat_choice = seat
         self.num_players = num_players
-        self.opponents = self._opponents(opponents, num_players - 1)
+        self.opponents = opponent_policies(opponents, num_players - 1)
         encoder = self._aec.encoder
         self.observation_space = spaces.Box(
             low=0.0, high=encoder.high, shape=(encoder.size,), dtype=np.float32
@@ -111,35 +103,11 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._opponent_of_seat: dict[int, Policy] = {}
         self._done = True
 
-    @staticmethod
-    def _opponents(
-        opponents: Policy | ObservationPolicy | Sequence[Policy | ObservationPolicy] | None,
-        count: int,
-    ) -> list[Policy]:
-        if opponents is None:
-            return [RandomPolicy() for _ in range(count)]
-        if isinstance(opponents, Policy) or callable(opponents):
-            first = as_policy(opponents)
-            return [first] + [copy.deepcopy(first) for _ in range(count - 1)]
-        listed = [as_policy(o) for o in opponents]
-        if len(listed) != count:
-            raise ValueError(f"expected {count} opponents (one per other seat), got {len(listed)}")
-        return listed
-
     # -- the AEC game underneath -----------------------------------------------------------
     @property
     def aec_env(self) -> raw_env:
         """The AEC environment the game runs in (``.game`` is the engine state)."""
         return self._aec
-
-    @property
-    def agent(self) -> str:
-        """The learner's agent name in the AEC environment."""
-        return self._aec.possible_agents[self.seat]
-
-    def _learner_done(self) -> bool:
-        agent = self.agent
-        return self._aec.terminations[agent] or self._aec.truncations[agent]
 
     def _play_opponents(self) -> None:
         """Opponents act until it is the learner's turn or the game is over. With the native
@@ -158,59 +126,6 @@ class AirshipsSingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
                 aec.step(opponent.act(Decision.from_native(game)))
             else:
                 aec.step(opponent.act(Decision.from_state(game)))
-
-    def _observation(self) -> np.ndarray:
-        return self._aec.observe(self.agent)["observation"]
-
-    def _info(self) -> dict[str, Any]:
-        info = copy.deepcopy(self._aec.infos.get(self.agent, {}))
-        if "action_mask" not in info:
-            info["action_mask"] = self.action_masks().astype(np.int8)
-        info["seat"] = self.seat
-        return info
-
-    # -- Gymnasium API ---------------------------------------------------------------------
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a game; ``seed`` (a whole number >= 0) restarts the seeded stream, None
-        continues it."""
-        seed = check_seed(seed)
-        super().reset(seed=seed)
-        if seed is not None or self._seed_sequence is None:
-            self._seed_sequence = np.random.SeedSequence(seed)
-        episode = self._seed_sequence.spawn(1)[0]
-        game_seed, *opponent_seeds = episode.spawn(self.num_players)
-        if self.seat_choice == "random":
-            self.seat = int(self.np_random.integers(self.num_players))
-        self._aec.reset(seed=int.from_bytes(game_seed.generate_state(4).tobytes(), "little"))
-        self._opponent_of_seat = {}
-        for k, (opponent, opponent_seed) in enumerate(
-            zip(self.opponents, opponent_seeds, strict=True)
-        ):
-            opponent_seat = (self.seat + 1 + k) % self.num_players
-            opponent.reset(opponent_seat, self.num_players, np.random.default_rng(opponent_seed))
-            self._opponent_of_seat[opponent_seat] = opponent
-        self._play_opponents()
-        self._done = self._learner_done()
-        if self.render_mode == "human":
-            self.render()
-        return self._observation(), self._info()
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """The learner's action, then the opponents' until the learner's next turn."""
-        if self._done:
-            raise RuntimeError("the episode is over: call reset() before step()")
-        self._aec.step(action)
-        self._play_opponents()
-        agent = self.agent
-        reward = float(self._aec._cumulative_rewards[agent])
-        terminated = bool(self._aec.terminations[agent])
-        truncated = bool(self._aec.truncations[agent])
-        self._done = terminated or truncated
-        if self.render_mode == "human":
-            self.render()
-        return self._observation(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner as booleans (all False once the episode is over)."""

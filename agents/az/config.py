@@ -10,18 +10,25 @@ Keys left out take the defaults below. ``generations`` is the one key a resumed 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
-from pydantic import AfterValidator, Field, PrivateAttr
+from pydantic import Field
 
-from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
-from airships_env.configfile import validate_config as _validate
+from airships_env.configfile import (
+    ConfigError,
+    Count,
+    Number,
+    RunFile,
+    RunName,
+    Strict,
+    config_backend,
+    dump_run_file,
+    fingerprint,
+    read_mapping,
+    validate_run_file,
+)
 
 EXAMPLE = "configs/az_2p.yaml"
 #: Keys that may differ between the config a run was started with and the one it resumes with.
@@ -32,16 +39,10 @@ NonNegative = Annotated[Count, Field(ge=0)]
 Fraction = Annotated[Number, Field(ge=0.0, le=1.0)]
 
 
-def _run_name(value: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
-        raise ValueError("a name of letters, digits, '_', '-' or '.'")
-    return value
-
-
 class RunSection(Strict):
     """Where a run writes: ``<output_dir>/<name>/``."""
 
-    name: Annotated[str, AfterValidator(_run_name)] = "az"
+    name: RunName = "az"
     output_dir: Annotated[str, Field(min_length=1)] = "runs"
 
 
@@ -92,7 +93,7 @@ class CheckpointSection(Strict):
     keep_last: Positive = 3
 
 
-class AZConfig(Strict):
+class AZConfig(RunFile):
     """One expert-iteration run, as read from a YAML file."""
 
     backend: Literal["az"] = "az"
@@ -111,20 +112,9 @@ class AZConfig(Strict):
     arena: ArenaSection = ArenaSection()
     checkpoint: CheckpointSection = CheckpointSection()
 
-    _source: str = PrivateAttr(default="<dict>")
-
-    @property
-    def source(self) -> str:
-        """The file this config was read from (``<dict>`` when built in code)."""
-        return self._source
-
     def run_dir(self) -> Path:
         """``<run.output_dir>/<run.name>``."""
         return Path(self.run.output_dir) / self.run.name
-
-    def to_dict(self) -> dict[str, Any]:
-        """The YAML-able dict of every key (defaults filled in)."""
-        return self.model_dump(mode="python")
 
     def replace(self, **changes: Any) -> AZConfig:
         """A validated copy with top-level keys changed."""
@@ -132,14 +122,12 @@ class AZConfig(Strict):
 
     def fingerprint(self) -> str:
         """Hash of every key that must not change when a run is resumed."""
-        data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+        return fingerprint({k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES})
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> AZConfig:
     """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
-    config = _validate(data, AZConfig, source)
-    config._source = source
+    config = validate_run_file(data, AZConfig, source)
     if config.arena.gate <= 1.0 / config.num_players:
         raise ConfigError(
             f"{source}: arena.gate: expected more than 1/num_players = "
@@ -161,15 +149,9 @@ def load_config(path: str | os.PathLike[str]) -> AZConfig:
 
 def is_az_config(path: str | os.PathLike[str]) -> bool:
     """Whether the YAML file says ``backend: az`` (False for anything unreadable)."""
-    try:
-        return read_mapping(path).get("backend") == "az"
-    except ConfigError:
-        return False
+    return bool(config_backend(path) == "az")
 
 
 def dump_config(config: AZConfig, path: str | os.PathLike[str]) -> None:
     """Write the full config as YAML, through a temporary file."""
-    path = Path(path)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
-    os.replace(temporary, path)
+    dump_run_file(config, path)

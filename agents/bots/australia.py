@@ -17,15 +17,13 @@ own generator), never on the true state.
 
 from __future__ import annotations
 
-import numpy as np
-
 from airships_env.chance import uniform_below
 from airships_env.games.australia.engine import actions as A
 from airships_env.games.australia.engine.actions import kind_uniform_choice
 from airships_env.games.australia.engine.data import NUM_BACKS, NUM_COLOURS
 from airships_env.games.australia.engine.rules import is_open_to
 from airships_env.games.australia.engine.state import MOVE_TO, PLACE, TAKE_BACK, State
-from airships_env.policy import Decision
+from airships_env.policy import Decision, SeatedPolicy
 
 __all__ = ["GreedyBot", "HeuristicBot", "KindRandomBot"]
 
@@ -37,18 +35,11 @@ def wealth(state: State, seat: int) -> int:
     return state.vp[seat] + state.dollars[seat]
 
 
-class KindRandomBot:
+class KindRandomBot(SeatedPolicy):
     """Random, each kind of action (fly, play, place, ...) equally likely first: a baseline that
     plays its cards (uniform random mostly flies)."""
 
     name = "kind-random"
-
-    def __init__(self, rng: np.random.Generator | None = None):
-        self.rng = rng if rng is not None else np.random.default_rng()
-
-    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Take the generator for this game."""
-        self.rng = rng
 
     def act(self, decision: Decision) -> int:
         """A kind-uniform random legal action."""
@@ -57,19 +48,10 @@ class KindRandomBot:
         )
 
 
-class GreedyBot:
+class GreedyBot(SeatedPolicy):
     """The action (with its best continuation inside the same action) that scores most now."""
 
     name = "greedy"
-
-    def __init__(self, rng: np.random.Generator | None = None):
-        self.rng = rng if rng is not None else np.random.default_rng()
-        self.seat = 0
-
-    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Take the seat and the generator for this game."""
-        self.seat = seat
-        self.rng = rng
 
     def act(self, decision: Decision) -> int:
         """Choose one of the legal actions."""

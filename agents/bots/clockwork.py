@@ -32,7 +32,7 @@ from airships_env.games.clockwork.engine.data import (
     SCRAP,
 )
 from airships_env.games.clockwork.engine.view import _hidden_pool
-from airships_env.policy import Decision
+from airships_env.policy import Decision, SeatedPolicy
 
 __all__ = ["GreedyBot", "HeuristicBot"]
 
@@ -56,19 +56,10 @@ def ring_distance(length: int, a: int, b: int) -> int:
     return min(d, length - d)
 
 
-class _ClockworkBot:
+class _ClockworkBot(SeatedPolicy):
     """What both bots share: card values, discards, moves, pick-ups."""
 
     name = "clockwork-bot"
-
-    def __init__(self, rng: np.random.Generator | None = None):
-        self.rng = rng if rng is not None else np.random.default_rng()
-        self.seat = 0
-
-    def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Take the seat and the generator for this game."""
-        self.seat = seat
-        self.rng = rng
 
     # ------------------------------------------------------------ values
 

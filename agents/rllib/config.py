@@ -18,18 +18,25 @@ torch threads; ``address`` joins a running cluster (null: the
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, PrivateAttr
+from pydantic import AfterValidator, Field
 
 from agents.games import DEFAULT_GAME
 from agents.training.config import check_game
-from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
-from airships_env.configfile import validate_config as _validate
+from airships_env.configfile import (
+    ConfigError,
+    Count,
+    Number,
+    RunFile,
+    Strict,
+    config_backend,
+    fingerprint,
+    read_mapping,
+    validate_run_file,
+)
 
 __all__ = [
     "CheckpointConfig",
@@ -160,7 +167,7 @@ class CheckpointConfig(Strict):
     keep_last: Positive = 3
 
 
-class RLlibConfig(Strict):
+class RLlibConfig(RunFile):
     """One RLlib training run, as read from a YAML file."""
 
     backend: Literal["rllib"] = "rllib"
@@ -178,20 +185,9 @@ class RLlibConfig(Strict):
     evaluation: EvaluationConfig = EvaluationConfig()
     checkpoint: CheckpointConfig = CheckpointConfig()
 
-    _source: str = PrivateAttr(default="<dict>")
-
-    @property
-    def source(self) -> str:
-        """The file this config was read from (``<dict>`` when built in code)."""
-        return self._source
-
     def run_dir(self) -> Path:
         """``<run.output_dir>/<run.name>``."""
         return Path(self.run.output_dir) / self.run.name
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every key (defaults filled in)."""
-        return self.model_dump(mode="python")
 
     def replace(self, **changes: Any) -> RLlibConfig:
         """A validated copy; a section given as a dict changes only the keys it names."""
@@ -208,7 +204,7 @@ class RLlibConfig(Strict):
         data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
         if data.get("game") == DEFAULT_GAME:  # so runs from before the key resume
             del data["game"]
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+        return fingerprint(data)
 
 
 def _cross_check(config: RLlibConfig, source: str) -> None:
@@ -229,8 +225,7 @@ def _cross_check(config: RLlibConfig, source: str) -> None:
 
 def config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
     """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
-    config = _validate(data, RLlibConfig, source)
-    config._source = source
+    config = validate_run_file(data, RLlibConfig, source)
     _cross_check(config, source)
     return config
 
@@ -242,7 +237,4 @@ def load_config(path: str | os.PathLike[str]) -> RLlibConfig:
 
 def is_rllib_config(path: str | os.PathLike[str]) -> bool:
     """Whether the YAML file says ``backend: rllib`` (False for anything unreadable)."""
-    try:
-        return read_mapping(path).get("backend") == "rllib"
-    except ConfigError:
-        return False
+    return bool(config_backend(path) == "rllib")

@@ -17,20 +17,26 @@ one (at least one: torch's threads spin against anything else on a full machine)
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
-from pydantic import AfterValidator, Field, PrivateAttr
+from pydantic import AfterValidator, Field
 
 from agents.games import DEFAULT_GAME
-from airships_env.configfile import ConfigError, Count, Number, Strict, read_mapping
-from airships_env.configfile import validate_config as _validate
+from airships_env.configfile import (
+    ConfigError,
+    Count,
+    Number,
+    RunFile,
+    RunName,
+    Strict,
+    dump_run_file,
+    fingerprint,
+    read_mapping,
+    validate_run_file,
+)
 
 __all__ = [
     "CheckpointConfig",
@@ -103,12 +109,6 @@ def _bot_weights(value: dict[str, float]) -> dict[str, float]:
     return {_agent_spec(spec): weight for spec, weight in value.items()}
 
 
-def _run_name(value: str) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
-        raise ValueError("a name of letters, digits, '_', '-' or '.'")
-    return value
-
-
 def _text(value: str) -> str:
     if not value.strip():
         raise ValueError("a non-empty string")
@@ -122,7 +122,7 @@ Text = Annotated[str, AfterValidator(_text)]
 class RunConfig(Strict):
     """Where a run writes: ``<output_dir>/<name>/``."""
 
-    name: Annotated[str, AfterValidator(_run_name)] = "ppo"
+    name: RunName = "ppo"
     output_dir: Text = "runs"
 
 
@@ -203,7 +203,7 @@ class PretrainConfig(Strict):
     workers: Positive | None = None  # game processes; null = all cores
 
 
-class TrainConfig(Strict):
+class TrainConfig(RunFile):
     """One training run, as read from a YAML file."""
 
     game: Text = DEFAULT_GAME  # the game trained (a config without it: Airships)
@@ -230,13 +230,6 @@ class TrainConfig(Strict):
     checkpoint: CheckpointConfig = CheckpointConfig()
     pretrain: PretrainConfig = PretrainConfig()
 
-    _source: str = PrivateAttr(default="<dict>")
-
-    @property
-    def source(self) -> str:
-        """The file this config was read from (``<dict>`` when built in code)."""
-        return self._source
-
     def resolved_n_envs(self) -> int:
         """``n_envs``, or its default: 64 native games, else one environment per core."""
         if self.n_envs is not None:
@@ -259,10 +252,6 @@ class TrainConfig(Strict):
         """``<run.output_dir>/<run.name>`` (relative to the current directory if relative)."""
         return Path(self.run.output_dir) / self.run.name
 
-    def to_dict(self) -> dict[str, Any]:
-        """The YAML-able dict of every key (defaults filled in)."""
-        return self.model_dump(mode="python")
-
     def replace(self, **changes: Any) -> TrainConfig:
         """A validated copy with keys changed; a section given as a dict changes only the keys
         it names (``config.replace(ppo={"n_epochs": 2})``), a model replaces the section."""
@@ -281,7 +270,7 @@ class TrainConfig(Strict):
         data = {k: v for k, v in self.to_dict().items() if k not in RESUMABLE_CHANGES}
         if data.get("game") == DEFAULT_GAME:  # so runs from before the key resume
             del data["game"]
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+        return fingerprint(data)
 
 
 def resolve_device(device: str) -> str:
@@ -432,8 +421,7 @@ def check_batch(config: TrainConfig, n_envs: int) -> None:
 
 def config_from_dict(data: Any, source: str = "<dict>") -> TrainConfig:
     """Validate a parsed YAML document; raise :class:`ConfigError` on the first problem."""
-    config = _validate(data, TrainConfig, source)
-    config._source = source
+    config = validate_run_file(data, TrainConfig, source)
     _cross_check(config, source)
     return config
 
@@ -462,7 +450,4 @@ def config_differences(
 
 def dump_config(config: TrainConfig, path: str | os.PathLike[str]) -> None:
     """Write the full config (defaults filled in) as YAML, through a temporary file."""
-    path = Path(path)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False), encoding="utf-8")
-    os.replace(temporary, path)
+    dump_run_file(config, path)

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from airships_env.chance import shuffle as shuffle  # re-exported
 from airships_env.chance import uniform_below as uniform_below  # re-exported
 from airships_env.engine.cards import BLACK, COLOURS, RED, WHITE
 
@@ -164,15 +165,6 @@ def _compute_odds(shape: AttemptShape, needed: int, has_chip: bool) -> AttemptOd
         with_chip / denominator,
         (at_least, chip_count, with_chip, denominator),
     )
-
-
-def shuffle(rng: np.random.Generator, items: list[int]) -> list[int]:
-    """Shuffle ``items`` in place and return it: Fisher-Yates from the last position down, each
-    swap partner drawn by :func:`uniform_below` (docs/airships/RULES.md "Chance")."""
-    for i in range(len(items) - 1, 0, -1):
-        j = uniform_below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
-    return items
 
 
 def _outcomes(colour: int, count: int) -> tuple[tuple[int, ...], ...]:

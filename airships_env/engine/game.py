@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from airships_env.chance import check_seed as check_seed  # re-exported
 from airships_env.engine.actions import BOARD_SLOTS
 from airships_env.engine.cards import AIRSHIP_TIERS, DEPARTMENTS, CardSet, load_cards
 from airships_env.engine.dice import shuffle
@@ -36,15 +37,6 @@ def check_num_players(num_players: object) -> int:
     ):
         raise ValueError(f"num_players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
     return num_players
-
-
-def check_seed(seed: object) -> int | None:
-    """A seed as given (a whole number >= 0, or None); ValueError naming what is allowed."""
-    if seed is not None and (
-        isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
-    ):
-        raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
-    return None if seed is None else int(seed)
 
 
 def new_game(

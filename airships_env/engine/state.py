@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.chance import copy_generator as copy_generator  # re-exported
+from airships_env.chance import generator_from_state
 from airships_env.engine import rules as _rules
 from airships_env.engine import view as _view
 from airships_env.engine.cards import DEPARTMENTS, CardSet, default_cards, load_cards
@@ -252,11 +254,7 @@ class GameState:
                 return EMPTY
             return CHANGE_OF_ERA if card_id == CHANGE_OF_ERA_ID else exp[card_id]
 
-        rng = None
-        if data["rng"] is not None:
-            bit_generator = getattr(np.random, data["rng"]["bit_generator"])()
-            bit_generator.state = data["rng"]
-            rng = np.random.Generator(bit_generator)
+        rng = None if data["rng"] is None else generator_from_state(data["rng"])
         return cls(
             cards=cards,
             options=RulesOptions.from_dict(data["options"]),
@@ -290,15 +288,3 @@ class GameState:
             rng=rng,
             is_public_view=data.get("is_public_view", False),
         )
-
-
-# Seeding a bit generator from a prepared SeedSequence is ~5x cheaper than from OS entropy; its
-# state is overwritten at once, so this seed never influences anything.
-_PROTOTYPE_SEED = np.random.SeedSequence(0)
-
-
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in exactly the same state."""
-    bit_generator = type(rng.bit_generator)(_PROTOTYPE_SEED)
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.chance import check_seed
 from airships_env.engine.actions import (
     ACTION_NAMES,
     NUM_ATTEMPT_ACTIONS,
@@ -151,11 +152,7 @@ class NativeGame:
         if rng is not None and seed is not None:
             raise ValueError("pass either seed or rng, not both")
         if rng is None:
-            if seed is not None and (
-                isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0
-            ):
-                raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
-            rng = np.random.default_rng(seed)
+            rng = np.random.default_rng(check_seed(seed))
         card_set = cards if isinstance(cards, CardSet) else load_cards(cards)
         options = options if options is not None else RulesOptions()
         core = core_for(card_set, options)

@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.gamekit import PythonGame, pettingzoo_functions
 from airships_env.games.australia.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
     ActionRecord,
     AustraliaData,
     RulesOptions,
-    State,
     load_data,
     new_game,
     replay_action,
@@ -36,71 +36,34 @@ from airships_env.games.australia.text import AustraliaPresenter
 __all__ = ["GAME", "AustraliaGame", "env", "raw_env"]
 
 
-class AustraliaGame:
-    """The static facts and factories of Australia."""
+def _load_folder(source: Any) -> AustraliaData:
+    """The data of a folder holding map.toml and components.toml."""
+    return load_data(Path(source))
+
+
+class AustraliaGame(PythonGame):
+    """The static facts and factories of Australia (options: RulesOptions or its dict; data:
+    AustraliaData or a folder holding map.toml and components.toml; no chance after setup)."""
 
     name = "australia"
     title = "Australia"
     version = 0
     player_counts: tuple[int, ...] = (2, 3, 4, 5)
     num_actions = NUM_ACTIONS
-    backends: tuple[str, ...] = ("python",)
     score_scale = 50.0  # reward="score": the final margin in VP / 50
+    action_names = ACTION_NAMES
+    data_type = AustraliaData
+    observation_range = (0.0, 16.0)  # counts are scaled, see .observation
 
-    def action_name(self, action: int) -> str:
-        """The readable name of an action index."""
-        if not 0 <= action < NUM_ACTIONS:
-            raise ValueError(f"action index {action!r} outside 0..{NUM_ACTIONS - 1}")
-        return ACTION_NAMES[action]
-
-    def new_state(
-        self,
-        num_players: int,
-        seed: int | None = None,
-        *,
-        rng: np.random.Generator | None = None,
-        options: Any = None,
-        data: Any = None,
-        backend: str = "python",
-    ) -> State:
-        """Set up a game (options: RulesOptions or its dict; data: AustraliaData or a folder
-        holding map.toml and components.toml)."""
-        if backend not in self.backends:
-            raise ValueError(f"australia has no backend {backend!r}; it has {self.backends}")
-        if isinstance(options, Mapping):
-            options = RulesOptions.from_dict(dict(options))
-        if data is not None and not isinstance(data, AustraliaData):
-            data = load_data(Path(data))
-        return new_game(num_players, seed, rng=rng, options=options, data=data)
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> State:
-        """The state a ``State.to_dict`` wrote."""
-        return state_from_dict(data)
-
-    def record_from_dict(self, data: Mapping[str, Any]) -> ActionRecord:
-        """The record an ``ActionRecord.to_dict`` wrote."""
-        return ActionRecord.from_dict(data)
-
-    def replay_action(self, state: Any, record: Any) -> ActionRecord:
-        """Apply ``record``'s action (no chance after setup); the new record (equal, or
-        LogError)."""
-        return replay_action(state, record)
-
-    def observation_layout(self, num_players: int) -> list[tuple[str, int]]:
-        """The named pieces of a seat's observation (see :mod:`.observation`)."""
-        return observation_layout(num_players)
-
-    def observation_size(self, num_players: int) -> int:
-        """The length of a seat's observation vector."""
-        return observation_size(num_players)
-
-    def observe(self, view: Any, seat: int) -> np.ndarray:
-        """``seat``'s observation of a view or a true state, a fresh float32 vector."""
-        return encode_observation(view, seat)
-
-    def observation_bounds(self, num_players: int) -> tuple[float, float]:
-        """Every observation value lies in [0, 16] (counts are scaled, see :mod:`.observation`)."""
-        return 0.0, 16.0
+    setup = staticmethod(new_game)
+    options_from_dict = staticmethod(RulesOptions.from_dict)
+    load_data = staticmethod(_load_folder)
+    state_from_dict = staticmethod(state_from_dict)
+    record_from_dict = staticmethod(ActionRecord.from_dict)
+    replay_action = staticmethod(replay_action)
+    observation_layout = staticmethod(observation_layout)
+    observation_size = staticmethod(observation_size)
+    observe = staticmethod(encode_observation)
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
@@ -120,29 +83,6 @@ class AustraliaGame:
         """Record text, the ANSI map, the picture and the SVG map."""
         return AustraliaPresenter()
 
-    def env(self, **kwargs: Any) -> Any:
-        """The PettingZoo AEC env ``australia_v0`` (the generic adapter, order enforced)."""
-        from airships_env.game_aec import env
-
-        return env(self, **kwargs)
-
-    def single_agent_env(self, **kwargs: Any) -> Any:
-        """The single-agent Gymnasium env ``Australia-v0``."""
-        from airships_env.game_single_agent import GameSingleAgentEnv
-
-        return GameSingleAgentEnv(self, **kwargs)
-
 
 GAME = AustraliaGame()
-
-
-def env(**kwargs: Any) -> Any:
-    """``australia_v0.env()``: the PettingZoo AEC env (PettingZoo classic style)."""
-    return GAME.env(**kwargs)
-
-
-def raw_env(**kwargs: Any) -> Any:
-    """The AEC env without the order-enforcing wrapper."""
-    from airships_env.game_aec import GameAEC
-
-    return GameAEC(GAME, **kwargs)
+env, raw_env = pettingzoo_functions(GAME)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.chance import copy_generator, generator_from_state, generator_state
 from airships_env.games.australia.engine import rules as _rules
 from airships_env.games.australia.engine import view as _view
 from airships_env.games.australia.engine.data import AustraliaData, default_data, load_data
@@ -179,25 +180,8 @@ class State:
         for name, depth in _LISTS.items():
             value = getattr(self, name)
             out[name] = [list(x) for x in value] if depth == 2 else list(value)
-        out["rng"] = None if self.rng is None else _jsonable(self.rng.bit_generator.state)
+        out["rng"] = generator_state(self.rng)
         return out
-
-
-def copy_generator(rng: np.random.Generator | None) -> np.random.Generator | None:
-    """An independent generator in the same state (None stays None)."""
-    if rng is None:
-        return None
-    bit_generator = type(rng.bit_generator)()
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
 
 
 def state_from_dict(data: Any) -> State:
@@ -217,11 +201,7 @@ def state_from_dict(data: Any) -> State:
                 f"{map_path or '(default map)'} + {components_path or '(default components)'} "
                 f"now have digest {loaded.digest}"
             )
-        rng = None
-        if data["rng"] is not None:
-            bit_generator = getattr(np.random, data["rng"]["bit_generator"])()
-            bit_generator.state = data["rng"]
-            rng = np.random.Generator(bit_generator)
+        rng = None if data["rng"] is None else generator_from_state(data["rng"])
         fields: dict[str, Any] = {name: int(data[name]) for name in _INTS}
         for name, depth in _LISTS.items():
             value = data[name]

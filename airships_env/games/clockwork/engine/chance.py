@@ -4,27 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-_MASK64 = (1 << 64) - 1
-
-
-def uniform_below(rng: np.random.Generator, bound: int) -> int:
-    """An exactly uniform integer in [0, bound) by rejection on raw 64-bit draws (N1)."""
-    if bound <= 1:
-        return 0
-    draw = rng.bit_generator.random_raw
-    limit = ((_MASK64 + 1) // bound) * bound
-    value: int = int(draw())
-    while value >= limit:
-        value = int(draw())
-    return value % bound
-
-
-def shuffle(rng: np.random.Generator, items: list[int]) -> list[int]:
-    """Fisher-Yates in place from the last position down (N2); returns ``items``."""
-    for i in range(len(items) - 1, 0, -1):
-        j = uniform_below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
-    return items
+# N1 (an exactly uniform integer by rejection on raw 64-bit draws) and N2 (Fisher-Yates in place
+# from the last position down) are the shared samplers of airships_env.chance.
+from airships_env.chance import shuffle as shuffle  # re-exported
+from airships_env.chance import uniform_below as uniform_below  # re-exported
 
 
 def roll_two(rng: np.random.Generator) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.chance import copy_generator, generator_from_state, generator_state
 from airships_env.games.clockwork.engine import rules as _rules
 from airships_env.games.clockwork.engine import view as _view
 from airships_env.games.clockwork.engine.data import ClockworkData, default_data, load_data
@@ -187,26 +188,9 @@ class State:
             "seek_type": self.seek_type,
             "winner": self.winner,
             "known": [[list(row) for row in rows] for rows in self.known],
-            "rng": None if self.rng is None else _jsonable(self.rng.bit_generator.state),
+            "rng": generator_state(self.rng),
             "view_seat": self.view_seat,
         }
-
-
-def copy_generator(rng: np.random.Generator | None) -> np.random.Generator | None:
-    """An independent generator in the same state (None stays None)."""
-    if rng is None:
-        return None
-    bit_generator = type(rng.bit_generator)()
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
 
 
 def state_from_dict(data: Any) -> State:
@@ -221,12 +205,7 @@ def state_from_dict(data: Any) -> State:
                 f"the state was saved with data {source['path'] or '(default)'} of digest "
                 f"{source['digest']}, but that file now has digest {loaded.digest}"
             )
-        rng = None
-        if data["rng"] is not None:
-            bit_generator_name = data["rng"]["bit_generator"]
-            bit_generator = getattr(np.random, bit_generator_name)()
-            bit_generator.state = data["rng"]
-            rng = np.random.Generator(bit_generator)
+        rng = None if data["rng"] is None else generator_from_state(data["rng"])
         ints = lambda xs: [int(x) for x in xs]  # noqa: E731
         return State(
             num_players=int(data["num_players"]),

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.chance import copy_generator, generator_state
 from airships_env.games.nippon.engine import rules as _rules
 from airships_env.games.nippon.engine.data import NipponData, load_data
 from airships_env.games.nippon.engine.errors import LogError
@@ -126,7 +127,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (lists copied, generator copied, components shared)."""
-        new = State(self.data, self.options, _copy_rng(self.rng))
+        new = State(self.data, self.options, copy_generator(self.rng))
         for name, depth in _FIELDS.items():
             value = getattr(self, name)
             if depth == 1:
@@ -158,7 +159,7 @@ class State:
         out: dict[str, Any] = {"game": "nippon", "format": 1}
         out["data"] = {"name": self.data.name, "path": self.data.path, "digest": self.data.digest}
         out["options"] = self.options.to_dict()
-        out["rng"] = None if self.rng is None else _json_ready(self.rng.bit_generator.state)
+        out["rng"] = generator_state(self.rng)
         out["is_view"] = self.is_view
         for name, depth in _FIELDS.items():
             value = getattr(self, name)
@@ -166,22 +167,6 @@ class State:
                 value if depth == 0 else (list(value) if depth == 1 else [list(v) for v in value])
             )
         return out
-
-
-def _copy_rng(rng: np.random.Generator | None) -> np.random.Generator | None:
-    if rng is None:
-        return None
-    bit = type(rng.bit_generator)()
-    bit.state = rng.bit_generator.state
-    return np.random.Generator(bit)
-
-
-def _json_ready(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
 
 
 def state_from_dict(d: Mapping[str, Any], data: NipponData | None = None) -> State:
