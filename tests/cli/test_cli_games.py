@@ -100,7 +100,8 @@ def test_nippon_at_the_terminal_saves_and_resumes(cli, tmp_path, monkeypatch):
     assert "'take' matches" in run.out  # an ambiguous start of a name lists its matches
     assert "Nippon, 2 players" in run.out  # the presenter's view
     stored = read_game_log(log)
-    assert stored.game == "nippon" and stored.meta["agents"] == ["human", "random"]
+    # the default opponent is the game's heuristic where it has one
+    assert stored.game == "nippon" and stored.meta["agents"] == ["human", "heuristic"]
     count = len(stored.records)
     run = cli(["play", "--resume", str(log), "--no-color"], stdin="1\nq\n")
     assert run.code == 0, run.err
@@ -111,8 +112,8 @@ def test_nippon_at_the_terminal_saves_and_resumes(cli, tmp_path, monkeypatch):
 def test_generic_play_errors(cli, tmp_path):
     run = cli(["play", "--game", "nippon", "--cards", "x.toml"])
     assert run.code == 2 and "--cards" in run.err
-    run = cli(["play", "--game", "nippon", "--opponents", "heuristic", "--log", "x.jsonl"])
-    assert run.code == 2 and "heuristic" in run.err
+    run = cli(["play", "--game", "nippon", "--opponents", "az", "--log", "x.jsonl"])
+    assert run.code == 2 and "az" in run.err  # Airships' agent, not one of Nippon's
     run = cli(["play", "--game", "nippon", "--players", "5", "--log", str(tmp_path / "x")])
     assert run.code == 2 and "--players must be 2 to 4" in run.err
 

@@ -122,7 +122,7 @@ def test_a_resumed_nippon_run_continues_its_games(
     ("changes", "message"),
     [
         ({"vec_env": "native"}, "vec_env: expected subproc or dummy for nippon"),
-        ({"league": {"bots": {"greedy": 1.0}}}, "league.bots: expected a known agent of nippon"),
+        ({"league": {"bots": {"az": 1.0}}}, "league.bots: expected a known agent of nippon"),
         ({"pretrain": {"teacher": "random"}}, "pretrain.teacher: expected null for nippon"),
         ({"num_players": 5}, "num_players: expected 2 to 4"),
     ],
