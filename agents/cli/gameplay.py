@@ -27,7 +27,7 @@ from agents.cli.common import (
     make_policy,
     player_labels,
 )
-from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice
+from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice, say_saved
 from agents.session import (
     PLAY_TOOL,
     game_meta,
@@ -210,12 +210,7 @@ class GamePlaySession:
                 told = seat_record_text(rules, record, state, seat, self.human)
                 console.print(f"{self.labels[seat]}: {told}", soft_wrap=True)
         except (KeyboardInterrupt, Quit):
-            console.print()
-            console.print(
-                f"game saved to {self.log_path}; resume with: "
-                f"airships play --resume {self.log_path}",
-                soft_wrap=True,
-            )
+            say_saved(console, self.log_path)
             return 0
         finally:
             self.handle.close()

@@ -34,7 +34,7 @@ from agents.cli.common import (
     player_labels,
     split_agent_specs,
 )
-from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice
+from agents.cli.prompt import QUIT_WORDS, Quit, interrupts_deferred, parse_choice, say_saved
 from agents.games import DEFAULT_GAME, counts_text
 from agents.registry import AGENTS, agents_for
 from agents.session import (
@@ -450,12 +450,7 @@ class PlaySession:
                 if not compact or seat != self.human:
                     recap.append(line)
         except (KeyboardInterrupt, Quit):
-            console.print()
-            console.print(
-                f"game saved to {self.log_path}; resume with: "
-                f"airships play --resume {self.log_path}",
-                soft_wrap=True,
-            )
+            say_saved(console, self.log_path)
             return 0
         finally:
             self.handle.close()

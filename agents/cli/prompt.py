@@ -7,14 +7,35 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["LISTED_MATCHES", "QUIT_WORDS", "Quit", "interrupts_deferred", "parse_choice"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "LISTED_MATCHES",
+    "QUIT_WORDS",
+    "Quit",
+    "interrupts_deferred",
+    "parse_choice",
+    "say_saved",
+]
 
 QUIT_WORDS = ("q", "quit", "exit")
 
 
 class Quit(Exception):
     """The person asked to leave (q, end of input)."""
+
+
+def say_saved(console: Console, log_path: Path) -> None:
+    """What a person who left a game mid-way reads: where it is saved and how to resume it."""
+    console.print()
+    console.print(
+        f"game saved to {log_path}; resume with: airships play --resume {log_path}",
+        soft_wrap=True,
+    )
 
 
 #: How many matching choices an ambiguous answer lists before '...'.
