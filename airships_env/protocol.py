@@ -48,6 +48,7 @@ __all__ = [
     "Game",
     "GameState",
     "IllegalActionError",
+    "OptionsDict",
     "Outcome",
     "Presenter",
     "as_action_index",
@@ -113,6 +114,28 @@ class ActionSpaceError(IllegalActionError):
     Unlike an action the rules forbid now, this is a bug in the caller: the environments
     raise it whatever their ``illegal_action`` option says.
     """
+
+
+class OptionsDict:
+    """The exact dict round trip of a game's rules options (a dataclass of plain values):
+    ``to_dict`` gives every field by name; ``from_dict`` refuses what is not a dict or names
+    an option the game does not have."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict, every option by name."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Any:
+        """The inverse of :meth:`to_dict` (unknown keys are an error)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
+        unknown = set(data) - set(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        if unknown:
+            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
+        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)

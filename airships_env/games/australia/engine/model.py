@@ -6,7 +6,8 @@ rules use them without importing the state (the state's methods call the rules).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from airships_env.protocol import OptionsDict
 
 # Phases: who acts and which actions make sense.
 SETUP_DRAW, WINDMILL, ACTION, PLACE, DRAW, TAKE_BACK, MOVE_TO, OVER = range(8)
@@ -16,7 +17,7 @@ PHASE_NAMES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class RulesOptions:
+class RulesOptions(OptionsDict):
     """The rulings that can be switched (docs/australia/RULES.md "Rules options")."""
 
     full_game: bool = False  # S6, W1-W6, E2
@@ -34,25 +35,6 @@ class RulesOptions:
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ValueError(f"RulesOptions.{name}: expected an integer >= {low}, found "
                                  f"{value!r}")  # fmt: skip
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "full_game": self.full_game,
-            "stack_cards": self.stack_cards,
-            "recolour_anywhere": self.recolour_anywhere,
-            "max_rounds": self.max_rounds,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> RulesOptions:
-        """The inverse of :meth:`to_dict` (unknown keys are an error)."""
-        if not isinstance(data, dict):
-            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
-        return cls(**data)
 
 
 # The list fields, in to_dict order: name -> nesting depth (1: list of ints, 2: list of lists).

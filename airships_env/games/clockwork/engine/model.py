@@ -6,7 +6,8 @@ rules use them without importing the state (the state's methods call the rules).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from airships_env.protocol import OptionsDict
 
 # Phases: who acts and which actions make sense.
 ROLL, MOVE, ACT, DEMAND, RESPOND, COUNTER, GIVE_BACK, DISCARD, PLACE, OVER = range(10)
@@ -23,7 +24,7 @@ _OPTION_VALUES = {
 
 
 @dataclass(frozen=True, slots=True)
-class RulesOptions:
+class RulesOptions(OptionsDict):
     """The rulings that can be switched (docs/clockwork/RULES.md "Rules options")."""
 
     white_field_exact: bool = False  # M1: NL, DE, PL, CZ
@@ -50,24 +51,3 @@ class RulesOptions:
             raise ValueError(
                 f"RulesOptions.max_turns: expected a positive integer, found {self.max_turns!r}"
             )
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "white_field_exact": self.white_field_exact,
-            "lucky_rolls": self.lucky_rolls,
-            "scrap_to": self.scrap_to,
-            "discard_recall": self.discard_recall,
-            "first_player": self.first_player,
-            "max_turns": self.max_turns,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> RulesOptions:
-        """The inverse of :meth:`to_dict` (unknown keys are an error)."""
-        if not isinstance(data, dict):
-            raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
-        return cls(**data)
