@@ -85,6 +85,14 @@ class ArenaSection(Strict):
     deals: Positive = 12  # each deal is played once per seat of the new network (paired games)
     sims: Positive = 32
     gate: Fraction = 0.55
+    # The fixed anchor: the native heuristic. ``anchor_deals`` > 0 plays the best network against
+    # it every ``anchor_every`` generations (the strength curve, ``anchor/best``), and with
+    # ``anchor_gate`` a new network that passes ``gate`` is kept only if it also scores at least
+    # the best network's share against the anchor on the same deals (a gate of a few dozen games
+    # against a moving opponent accepts noise; the anchor does not move).
+    anchor_deals: NonNegative = 0
+    anchor_every: Positive = 1
+    anchor_gate: bool = False
 
 
 class CheckpointSection(Strict):
@@ -133,6 +141,11 @@ def config_from_dict(data: Any, source: str = "<dict>") -> AZConfig:
             f"{source}: arena.gate: expected more than 1/num_players = "
             f"{1.0 / config.num_players:.3f} (an equal network wins that share), "
             f"found {config.arena.gate}"
+        )
+    if config.arena.anchor_gate and config.arena.anchor_deals == 0:
+        raise ConfigError(
+            f"{source}: arena.anchor_deals: expected at least 1 with arena.anchor_gate: true "
+            f"(the gate plays the anchor on those deals), found 0"
         )
     if config.learn.batch_size > config.learn.buffer_size:
         raise ConfigError(

@@ -13,7 +13,11 @@ One generation (``airships train --config configs/az_2p.yaml``):
    ``value_coef`` times the squared error of the values;
 3. the gate: the learner plays the best network over ``arena.deals`` deals, each dealt once per
    seat of the learner (paired games, no noise, ``arena.sims`` simulations); the learner becomes
-   the best network when its mean win share reaches ``arena.gate``.
+   the best network when its mean win share reaches ``arena.gate`` and, with
+   ``arena.anchor_gate``, when it also scores at least the best network's share against the
+   fixed anchor (the native heuristic) on the same ``arena.anchor_deals`` deals;
+4. the curve: every ``arena.anchor_every`` generations (with ``arena.anchor_deals`` > 0) the best
+   network's share against the anchor is logged as ``anchor/best``, with the run's wall time.
 
 Run directory ``<run.output_dir>/<run.name>/``::
 
@@ -22,6 +26,7 @@ Run directory ``<run.output_dir>/<run.name>/``::
     checkpoints/gen_N.pt         networks, optimizer, generator, history after generation N
     checkpoints/gen_N.buffer.npz the replay buffer after generation N
     best.pt                      the best network (``az:path=runs/az_2p/best.pt``)
+    eval/evaluations.jsonl       the best network against the anchor (plot_training.py reads it)
     tb/                          TensorBoard scalars
 
 Resume (``--resume``) reloads the last checkpoint and continues exactly as an uninterrupted run
@@ -34,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +49,14 @@ import torch
 
 from agents.az.config import AZConfig, dump_config, load_config
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
-from agents.az.search import PUCTSearch, SearchSettings, game_result, run_searches
+from agents.az.search import (
+    HEURISTIC_KIND,
+    PUCTSearch,
+    SearchSettings,
+    game_result,
+    run_searches,
+)
+from agents.stats import wilson_interval
 from agents.training.checkpoint import ResumeError
 from agents.training.config import config_differences
 from airships_env.engine import NUM_ACTIONS
@@ -155,7 +168,7 @@ class GamesResult:
 
 
 def play_games(
-    seat_nets: list[list[PolicyValueNet]],
+    seat_nets: Sequence[Sequence[PolicyValueNet | None]],
     config: AZConfig,
     rng: np.random.Generator,
     *,
@@ -165,10 +178,11 @@ def play_games(
     timer: Timer,
     seeds: list[int] | None = None,
 ) -> GamesResult:
-    """Play one game per entry of ``seat_nets`` (the network of each seat), ``parallel_games``
-        side by side, every decision with a choice searched; leaves of searches sharing a network
-        are evaluated together. ``seeds``: each game's deal (default: drawn from ``rng`` first);
-    the searches then draw from ``rng`` in a fixed order."""
+    """Play one game per entry of ``seat_nets`` (the network of each seat; ``None``: the anchor,
+    the native heuristic), ``parallel_games`` side by side, every network decision with a choice
+    searched; leaves of searches sharing a network are evaluated together. ``seeds``: each game's
+    deal (default: drawn from ``rng`` first); the searches then draw from ``rng`` in a fixed
+    order."""
     start = time.perf_counter()
     n = config.num_players
     search = config.search
@@ -180,12 +194,13 @@ def play_games(
         rollout_weight=search.rollout_weight,
         margin_weight=search.margin_weight,
     )
+    anchor = any(net is None for nets in seat_nets for net in nets)
     heuristic = None
-    if search.rollout_weight > 0:
+    if search.rollout_weight > 0 or anchor:
         from airships_env.bot_config import HeuristicConfig
 
         heuristic = HeuristicConfig.load().native()
-    evaluators = {id(net): timer.wrap(net) for nets in seat_nets for net in nets}
+    evaluators = {id(net): timer.wrap(net) for nets in seat_nets for net in nets if net is not None}
     out = GamesResult()
     obs_size = int(require().obs_size(n))
     if seeds is None:
@@ -212,9 +227,15 @@ def play_games(
         owners: list[dict[str, Any]] = []
         for entry in live:
             game = entry["game"]
+            nets = seat_nets[entry["index"]]
             legal = game.legal_actions()
-            while len(legal) == 1 and game.result() is None:  # no choice: no search
-                game.apply(legal[0], None)
+            # No choice, or the anchor's turn: no search.
+            while game.result() is None and (len(legal) == 1 or nets[game.current_player] is None):
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action = game.bot_action(HEURISTIC_KIND, heuristic, legal)
+                game.apply(action, None)
                 entry["actions"] += 1
                 legal = game.legal_actions()
             if game.result() is not None or entry["actions"] >= config.max_actions:
@@ -328,6 +349,39 @@ def arena(
         seeds=[seed for seed in deals for _own in range(n)],
     )
     return float(np.mean([shares[index % n] for index, shares in enumerate(played.shares)]))
+
+
+def anchor_score(
+    nets: list[PolicyValueNet],
+    config: AZConfig,
+    rng: np.random.Generator,
+    timer: Timer,
+) -> list[float]:
+    """Each network's mean win share against the anchor (the native heuristic in every other
+    seat) over the same ``arena.anchor_deals`` deals, each played once per seat of the network."""
+    n = config.num_players
+    deals = [int(seed) for seed in rng.integers(2**63, size=config.arena.anchor_deals)]
+    seat_nets: list[list[PolicyValueNet | None]] = [
+        [net if seat == own else None for seat in range(n)]
+        for net in nets
+        for _deal in deals
+        for own in range(n)
+    ]
+    played = play_games(
+        seat_nets,
+        config,
+        rng,
+        sims=config.arena.sims,
+        noise=False,
+        record=False,
+        timer=timer,
+        seeds=[seed for _net in nets for seed in deals for _own in range(n)],
+    )
+    per_net = len(deals) * n
+    return [
+        float(np.mean([played.shares[k * per_net + i][i % n] for i in range(per_net)]))
+        for k in range(len(nets))
+    ]
 
 
 # -- the run -------------------------------------------------------------------------------------
@@ -483,6 +537,7 @@ def train(
                     writer.add_scalar(key, value, state.generation)
                 writer.flush()
             _save_checkpoint(directory, state, buffer, config.checkpoint.keep_last)
+            write_curve(directory, state.history, config)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -523,10 +578,22 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
     arena_timer = Timer()
     start = time.perf_counter()
     score = arena(candidate, state.best, config, state.rng, arena_timer)
-    arena_seconds = time.perf_counter() - start
     accepted = score >= config.arena.gate
+    anchors: dict[str, float] = {}
+    settings = config.arena
+    if accepted and settings.anchor_gate:
+        candidate_share, best_share = anchor_score(
+            [candidate, state.best], config, state.rng, arena_timer
+        )
+        accepted = candidate_share >= best_share
+        anchors["anchor/candidate"] = candidate_share
+        anchors["anchor/best"] = candidate_share if accepted else best_share
     if accepted:
         state.best = candidate
+    curve_due = (state.generation + 1) % settings.anchor_every == 0
+    if settings.anchor_deals and curve_due and "anchor/best" not in anchors:
+        anchors["anchor/best"] = anchor_score([state.best], config, state.rng, arena_timer)[0]
+    arena_seconds = time.perf_counter() - start
     state.generation += 1
     search_seconds = played.seconds - timer.seconds
     total = played.seconds + learn_seconds
@@ -539,6 +606,7 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
         "loss/value": value_loss,
         "arena/score": score,
         "arena/accepted": float(accepted),
+        **anchors,
         "speed/simulations_per_s": played.simulations / max(1e-9, played.seconds),
         "speed/evaluations_per_s": timer.leaves / max(1e-9, timer.seconds),
         "speed/leaves_per_pass": timer.leaves / max(1, timer.passes),
@@ -549,6 +617,38 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
         "share/evaluation": timer.seconds / max(1e-9, total),
         "share/learning": learn_seconds / max(1e-9, total),
     }
+
+
+def write_curve(directory: Path, history: list[dict[str, float]], config: AZConfig) -> None:
+    """``eval/evaluations.jsonl``: the best network against the anchor, one row per measured
+    generation with the run's wall time, in the rows PPO runs write, so that
+    ``scripts/plot_training.py runs/az_2p --opponent heuristic`` draws the curve. Rewritten
+    from the checkpoint's history, so a resumed run's file matches an uninterrupted run's."""
+    games = config.arena.anchor_deals * config.num_players
+    rows = []
+    for generation_number, metrics in enumerate(history, start=1):
+        if "anchor/best" not in metrics:
+            continue
+        share = metrics["anchor/best"]
+        low, high = wilson_interval(share * games, games)
+        rows.append(
+            {
+                "step": generation_number,
+                "opponent": "heuristic",
+                "games": games,
+                "win_rate": share,
+                "ci_low": low,
+                "ci_high": high,
+                "wall_seconds": metrics["wall_seconds"],
+            }
+        )
+    if rows:
+        path = directory / "eval" / "evaluations.jsonl"
+        path.parent.mkdir(exist_ok=True)
+        text = "".join(json.dumps(row) + "\n" for row in rows)
+        partial = path.with_suffix(".tmp")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
 
 
 def load_best(run_dir: str | os.PathLike[str]) -> PolicyValueNet:

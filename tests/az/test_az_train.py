@@ -196,3 +196,88 @@ def test_airships_train_routes_backend_az(
         == 2
     )
     assert "--generations: expected a positive integer" in capsys.readouterr().err
+
+
+def test_anchor_seats_are_played_by_the_heuristic():
+    """A seat without a network is the anchor: the Python heuristic's game, decision for
+    decision (both seats anchored, so no search and the deal alone decides the game)."""
+    from agents.bots.heuristic import HeuristicAgent
+    from agents.executors import play_game
+    from agents.schedule import GameSpec
+
+    config = load_config(TINY)
+    seeds = [11, 12]
+    played = play_games(
+        [[None, None]] * len(seeds),
+        config,
+        np.random.default_rng(0),
+        sims=2,
+        noise=False,
+        record=False,
+        timer=Timer(),
+        seeds=seeds,
+    )
+    for seed, shares in zip(seeds, played.shares, strict=True):
+        spec = GameSpec(game=0, deal=0, deal_seed=seed, seats=("a", "b"))
+        record = play_game(spec, {"a": HeuristicAgent(), "b": HeuristicAgent()}, seed=0)
+        winners = record["winners"]
+        assert [round(share, 6) for share in shares] == [
+            round(1 / len(winners), 6) if seat in winners else 0.0 for seat in range(2)
+        ]
+    assert played.decisions == 0  # the anchor never searches
+
+
+@pytest.mark.parametrize(("candidate", "best", "kept"), [(0.2, 0.6, False), (0.6, 0.6, True)])
+def test_anchor_gate_keeps_only_a_network_no_worse_against_the_anchor(
+    tmp_path, monkeypatch, candidate, best, kept
+):
+    """A candidate that passed the gate against the best network is kept only if it does no
+    worse than the best network against the fixed anchor; the curve logs the best's share."""
+    import agents.az.train as az_train
+
+    calls: list[int] = []
+
+    def fake_anchor(nets, config, rng, timer):
+        calls.append(len(nets))
+        return [candidate, best][: len(nets)]
+
+    monkeypatch.setattr(az_train, "arena", lambda *args: 1.0)  # the gate always passes
+    monkeypatch.setattr(az_train, "anchor_score", fake_anchor)
+    config = _tiny(
+        tmp_path,
+        generations=1,
+        arena={"deals": 1, "sims": 2, "gate": 0.55, "anchor_deals": 1, "anchor_gate": True},
+    )
+    result = train(config)
+    (metrics,) = result.history
+    assert calls == [2]  # one paired anchor match, reused for the curve
+    assert metrics["arena/accepted"] == float(kept)
+    assert metrics["anchor/candidate"] == candidate
+    assert metrics["anchor/best"] == (candidate if kept else best)
+
+
+def test_anchor_curve_every_k_generations(tmp_path):
+    """Without the anchor gate, the best network meets the anchor every ``anchor_every``."""
+    config = _tiny(
+        tmp_path,
+        generations=2,
+        arena={"deals": 1, "sims": 2, "gate": 0.55, "anchor_deals": 1, "anchor_every": 2},
+    )
+    first, second = train(config).history
+    assert "anchor/best" not in first
+    assert 0.0 <= second["anchor/best"] <= 1.0
+    # The curve in the rows PPO runs write, which the time-to-strength plot reads.
+    from agents.training.plots import read_curve
+
+    (row,) = read_curve(config.run_dir(), "heuristic")
+    assert row["step"] == 2 and row["games"] == 2
+    assert row["win_rate"] == second["anchor/best"]
+    assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+    assert row["wall_seconds"] == second["wall_seconds"]
+
+
+def test_anchor_gate_needs_anchor_deals():
+    data = load_config(TINY).to_dict()
+    data["arena"]["anchor_gate"] = True
+    with pytest.raises(ConfigError, match=r"arena\.anchor_deals: expected at least 1"):
+        config_from_dict(data, "az.yaml")
