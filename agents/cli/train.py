@@ -21,7 +21,8 @@ with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` ex
 ``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
 
 ``--game NAME`` (or the config's ``game``) trains any registered game over the game protocol
-(Python environments, that game's agents in the league; :mod:`agents.training.league`).
+(Python environments, that game's agents in the league; :mod:`agents.training.league`), with
+imitation (``pretrain``), ``--profile`` and ``--backend rllib`` as for Airships.
 """
 
 from __future__ import annotations
