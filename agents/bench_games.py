@@ -246,9 +246,9 @@ def bench_game(
         log(f"GameVecEnv (8 games), random legal learner against {opponent}")
         log(_line(f"{num_players} players", rate, "learner steps/s"))
     notes.append(
-        "learner vs free environment: not measured; airships train --profile profiles "
-        "Airships only (its free environment has Airships' spaces; other games train in "
-        "Python environments)"
+        f"learner vs free environment: not measured here; airships train --config FILE "
+        f"--game {game} --profile measures the learner against {game}'s Python environments "
+        f"and a free environment of its spaces"
     )
     log(f"training: {notes[-1]}")
     return figures

@@ -149,16 +149,17 @@ class ActorNet:
         head: tuple[np.ndarray, np.ndarray],
         activation: str,
         path: str,
+        game: Game | str | None = None,
     ) -> ActorNet:
-        """An actor from its weights (``(out, in)`` matrices and biases), e.g. an exported
-        RLlib policy (:mod:`agents.rllib.export`)."""
+        """An actor of ``game`` (None: Airships) from its weights (``(out, in)`` matrices and
+        biases), e.g. an exported RLlib policy (:mod:`agents.rllib.export`)."""
         if activation not in _ACTIVATIONS:
             raise ValueError(
                 f"{path}: activation {activation} is not supported "
                 f"(supported: {', '.join(_ACTIVATIONS)})"
             )
         net = cls.__new__(cls)
-        net.game = _game(None)
+        net.game = _game(game)
         net.activation = _ACTIVATIONS[activation]
         net.hidden = [(w.astype(np.float32), b.astype(np.float32)) for w, b in hidden]
         net.head = (head[0].astype(np.float32), head[1].astype(np.float32))

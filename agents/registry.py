@@ -42,6 +42,7 @@ GENERIC_AGENTS: dict[str, str] = {
     "mcts": "agents.bots.generic_ismcts:GenericMCTSAgent",
     "ismcts": "agents.bots.generic_ismcts:GenericISMCTSAgent",
     "ppo": "agents.policy_agent:GamePPOAgent",
+    "rllib": "agents.rllib.export:RLlibAgent",
 }
 
 GameRef = Game | str | None

@@ -21,7 +21,8 @@ with RLlib on a Ray cluster instead (:mod:`agents.rllib.train`; the ``rllib`` ex
 ``--address`` (or ``RAY_ADDRESS``) joins a running cluster, else a local one is started.
 
 ``--game NAME`` (or the config's ``game``) trains any registered game over the game protocol
-(Python environments, that game's agents in the league; :mod:`agents.training.league`).
+(Python environments, that game's agents in the league; :mod:`agents.training.league`), with
+imitation (``pretrain``), ``--profile`` and ``--backend rllib`` as for Airships.
 """
 
 from __future__ import annotations
@@ -189,10 +190,6 @@ def main(argv: list[str] | None = None) -> int:
             config = config.replace(total_timesteps=args.total_timesteps)
         check_batch(config, config.resolved_n_envs())
         if args.profile is not None:
-            from agents.training.config import NATIVE_TRAINING_GAMES
-
-            if config.game not in NATIVE_TRAINING_GAMES:
-                raise ConfigError(f"--profile: only {', '.join(NATIVE_TRAINING_GAMES)} has it")
             if args.profile < 1:
                 raise ConfigError(f"--profile: expected a positive step count, got {args.profile}")
             from agents.training.profile import profile

@@ -8,8 +8,8 @@ from typing import Any
 from agents.rllib.config import RLlibConfig
 from agents.rllib.env import (
     MAIN,
-    AirshipsMultiAgentEnv,
     LeagueWeights,
+    env_class,
     module_for_agent,
     snapshot_id,
 )
@@ -45,6 +45,7 @@ def module_ids(config: RLlibConfig) -> list[str]:
 def env_config(config: RLlibConfig, ready: int = 0) -> dict[str, Any]:
     """What every env runner's tables are built from."""
     return {
+        "game": config.game,
         "num_players": config.num_players,
         "reward": config.reward,
         "seed": config.seed,
@@ -75,7 +76,7 @@ def algorithm_config(config: RLlibConfig) -> Any:
     return (
         PPOConfig()
         .environment(
-            AirshipsMultiAgentEnv,
+            env_class(config.game),
             env_config=env_config(config),
             # its random-action probe ignores the action mask
             disable_env_checking=True,

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.games import DEFAULT_GAME
+
 __all__ = [
     "CHECKPOINTS",
     "LEAGUE_FILE",
@@ -39,6 +41,7 @@ class LeagueState:
     activation: str = "tanh"
     num_players: int = 2
     seconds: float = 0.0
+    game: str = DEFAULT_GAME  # a league.json without it: an Airships run
 
     def to_dict(self) -> dict[str, Any]:
         """As written to ``league.json``."""

@@ -1,5 +1,10 @@
 """RLlib training configuration: pydantic models read from YAML (:mod:`airships_env.configfile`).
 
+``game`` (none: Airships) is any registered game: Airships' league bots are those its native
+core plays (random, greedy, heuristic); another game's are any agent specs of that game, and
+the evaluation opponents are agents of the game too (an error names the file, the key and the
+game's agents: :func:`~agents.training.config.check_agents`).
+
 The file is recognised by its ``backend: rllib`` key (``airships train --config FILE`` picks the
 RLlib trainer for it, as ``--backend rllib`` does). Every key is checked before Ray starts; a bad
 file fails with one :class:`ConfigError` naming the file, the key path, what was expected and
@@ -25,7 +30,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field
 
 from agents.games import DEFAULT_GAME
-from agents.training.config import check_game
+from agents.training.config import AgentSpec, agent_spec, check_agents, check_game
 from airships_env.configfile import (
     ConfigError,
     Count,
@@ -64,23 +69,8 @@ Rate = Annotated[Number, Field(gt=0.0, le=1.0)]
 Weight = Annotated[Number, Field(ge=0.0)]
 
 
-def _native_bots(value: dict[str, float]) -> dict[str, float]:
-    for name in value:
-        if name not in NATIVE_BOTS:
-            raise ValueError(f"bots the core plays ({', '.join(NATIVE_BOTS)}), not {name!r}")
-    return value
-
-
-def _agent_spec(value: str) -> str:
-    from agents.registry import AGENTS, parse_spec
-
-    try:
-        name, _ = parse_spec(value)
-    except ValueError as exc:
-        raise ValueError(f"an agent spec ({exc})") from None
-    if name not in AGENTS and "." not in name:
-        raise ValueError(f"a known agent ({', '.join(AGENTS)}) or a dotted class path")
-    return value.strip()
+def _bot_specs(value: dict[str, float]) -> dict[str, float]:
+    return {agent_spec(spec): weight for spec, weight in value.items()}
 
 
 class RunConfig(Strict):
@@ -133,11 +123,12 @@ class PPOConfig(Strict):
 
 class LeagueConfig(Strict):
     """Who sits in the other seats, drawn per episode per seat: ``main`` again (self-play),
-    a frozen past copy of it, or a bot played inside the core."""
+    a frozen past copy of it, or a bot: for Airships one its core plays (random, greedy,
+    heuristic), for another game any agent spec of that game, played in Python."""
 
     self_play: Weight = 0.3
     snapshots: Weight = 0.3  # weight of the snapshot pool (once one is filled)
-    bots: Annotated[dict[str, Weight], AfterValidator(_native_bots)] = {
+    bots: Annotated[dict[str, Weight], AfterValidator(_bot_specs)] = {
         "random": 0.1,
         "greedy": 0.3,
         "heuristic": 0.3,
@@ -151,7 +142,7 @@ class EvaluationConfig(Strict):
 
     every_iterations: Positive = 10
     games: Positive = 100  # per opponent (whole seat rotations)
-    opponents: Annotated[list[Annotated[str, AfterValidator(_agent_spec)]], Field(min_length=1)] = [
+    opponents: Annotated[list[AgentSpec], Field(min_length=1)] = [
         "random",
         "greedy",
     ]
@@ -210,6 +201,21 @@ class RLlibConfig(RunFile):
 def _cross_check(config: RLlibConfig, source: str) -> None:
     check_game(config.game, {"num_players": config.num_players}, source)
     ppo, league = config.ppo, config.league
+    if config.game == DEFAULT_GAME:
+        for name in league.bots:
+            if name not in NATIVE_BOTS:
+                raise ConfigError(
+                    f"{source}: league.bots: expected bots the core plays "
+                    f"({', '.join(NATIVE_BOTS)}), found {name!r}"
+                )
+    check_agents(
+        config.game,
+        [
+            *(("league.bots", spec) for spec in league.bots),
+            *(("evaluation.opponents", spec) for spec in config.evaluation.opponents),
+        ],
+        source,
+    )
     if ppo.minibatch_size > ppo.train_batch_size:
         raise ConfigError(
             f"{source}: ppo.minibatch_size: expected at most ppo.train_batch_size "

@@ -21,6 +21,7 @@ import numpy as np
 
 from agents.games import DEFAULT_GAME, file_game
 from agents.policy_agent import ActorNet, NetPolicy
+from airships_env.protocol import Game
 
 FORMAT = "airships-rllib-actor"
 VERSION = 1
@@ -103,23 +104,25 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     return header
 
 
-def load_actor(path: str | os.PathLike[str]) -> ActorNet:
-    """The :class:`ActorNet` of an exported ``.npz`` (numpy only)."""
+def load_actor(path: str | os.PathLike[str], game: str = DEFAULT_GAME) -> ActorNet:
+    """The :class:`ActorNet` of an exported ``.npz`` of ``game`` (numpy only); an actor of
+    another game is a ValueError naming both."""
     source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(f"RLlib actor {str(path)!r} not found")
     header = read_header(source)
     if header.get("version") != VERSION:
         raise ValueError(f"{source}: actor version {header.get('version')!r}, this reads {VERSION}")
-    game = file_game(header, str(source))
-    if game != DEFAULT_GAME:  # the rllib agent is Airships' (its observation and actions)
-        raise ValueError(f"{source}: a policy for {game}; the rllib agent plays {DEFAULT_GAME}")
+    trained = file_game(header, str(source))
+    if trained != game:  # its observations and actions are another game's
+        raise ValueError(f"{source}: a policy for {trained} (its header says), not for {game}")
     with np.load(source) as data:
         hidden = [
             (data[f"hidden{i}_weight"], data[f"hidden{i}_bias"]) for i in range(header["layers"])
         ]
         head = (data["head_weight"], data["head_bias"])
-    return ActorNet.from_layers(hidden, head, _ACTIVATION_NAMES[header["activation"]], str(source))
+    activation = _ACTIVATION_NAMES[header["activation"]]
+    return ActorNet.from_layers(hidden, head, activation, str(source), game)
 
 
 def export_checkpoint(
@@ -138,14 +141,23 @@ def export_checkpoint(
         activation=info["activation"],
         num_players=info["num_players"],
         metadata={"checkpoint": str(source), "iteration": info.get("iteration")},
+        game=info.get("game", DEFAULT_GAME),
     )
 
 
 class RLlibAgent(NetPolicy):
     """An RLlib-trained policy as an agent: ``rllib:path=FILE.npz`` (or a checkpoint
-    directory), masked argmax or (``deterministic=false``) masked sampling."""
+    directory), masked argmax or (``deterministic=false``) masked sampling. ``game`` (given by
+    :func:`agents.registry.make_agent` for the game whose agents name it; None: Airships) must
+    be the game the policy was trained for."""
 
-    def __init__(self, path: str, deterministic: bool = True, name: str = "rllib"):
+    def __init__(
+        self,
+        path: str,
+        deterministic: bool = True,
+        name: str = "rllib",
+        game: Game | str | None = None,
+    ):
         source = Path(path)
         if source.is_dir():
             exported = source / "main.npz"
@@ -153,4 +165,5 @@ class RLlibAgent(NetPolicy):
                 export_checkpoint(source, exported)
             source = exported
         self.path = str(source)
-        super().__init__(load_actor(source), deterministic, name)
+        game_name = DEFAULT_GAME if game is None else game if isinstance(game, str) else game.name
+        super().__init__(load_actor(source, game_name), deterministic, name)

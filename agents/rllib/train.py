@@ -14,7 +14,9 @@ A run (``airships train --config configs/rllib_2p.yaml``) writes to ``<output_di
 The league: frozen copies of ``main`` are written into the snapshot slots ``snap0``.. in turn
 every ``league.snapshot_every_iterations`` iterations, and the tables draw their opponents per
 episode (:mod:`agents.rllib.env`). ``--resume`` restores the last complete checkpoint (the
-config may change only ``total_timesteps`` and ``cluster``).
+config may change only ``total_timesteps`` and ``cluster``). Every registered game trains this
+way (its env: :func:`agents.rllib.env.env_class`); ``league.json`` and the exported actors
+record the game.
 """
 
 from __future__ import annotations
@@ -140,6 +142,7 @@ class Trainer:
             fingerprint=config.fingerprint(),
             activation=config.model.activation,
             num_players=config.num_players,
+            game=config.game,
         )
         start_from: Path | None = None
         if resume:
@@ -228,6 +231,7 @@ class Trainer:
             activation=self.config.model.activation,
             num_players=self.config.num_players,
             metadata={"iteration": self.league.iteration, "env_steps": self.league.env_steps},
+            game=self.config.game,
         )
 
     def save(self) -> Path:
@@ -258,6 +262,7 @@ class Trainer:
                 paired=evaluation.paired,
                 workers=evaluation.workers,
                 agent="rllib",
+                game=self.config.game,
             )
             rows.append(
                 {

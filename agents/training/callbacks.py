@@ -83,8 +83,10 @@ class Every:
 class TimedVecEnv(VecEnvWrapper):
     """Counts the wall time spent inside the environments (steps, resets, mask queries,
     including the pipe round trips of a SubprocVecEnv); ``opponent_seconds``, the part of it
-    spent in the opponents' policies outside the core, where the environment counts it
-    (``external_seconds`` of :class:`~agents.training.native_league.NativeLeagueVecEnv`)."""
+    spent in the opponents' policies outside the core, where ``inner`` counts it: the
+    ``external_seconds`` of :class:`~agents.training.native_league.NativeLeagueVecEnv`, or the
+    ``opponent_share()`` of the Python environments' time
+    (:class:`~agents.training.league.LeagueClock`)."""
 
     def __init__(self, venv: VecEnv, inner: Any = None):
         super().__init__(venv)
@@ -94,6 +96,9 @@ class TimedVecEnv(VecEnvWrapper):
     @property
     def opponent_seconds(self) -> float:
         """Seconds in opponents' policies outside the core (0 where not counted)."""
+        share = getattr(self.inner, "opponent_share", None)
+        if share is not None:
+            return self.env_seconds * float(share())
         return float(getattr(self.inner, "external_seconds", 0.0))
 
     def reset(self) -> Any:

@@ -18,7 +18,7 @@ one (at least one: torch's threads spin against anything else on a full machine)
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -39,6 +39,7 @@ from airships_env.configfile import (
 )
 
 __all__ = [
+    "AgentSpec",
     "CheckpointConfig",
     "ConfigError",
     "EvaluationConfig",
@@ -48,6 +49,8 @@ __all__ = [
     "PretrainConfig",
     "RunConfig",
     "TrainConfig",
+    "agent_spec",
+    "check_agents",
     "check_batch",
     "config_differences",
     "config_from_dict",
@@ -76,7 +79,7 @@ Rate = Annotated[Number, Field(gt=0.0, le=1.0)]
 Weight = Annotated[Number, Field(ge=0.0)]
 
 
-def _agent_spec(value: str) -> str:
+def agent_spec(value: str) -> str:
     """An agent spec of agents.registry (``name[:key=value,...]``) naming a known agent: one of
     Airships' names here; another game's names are checked against that game's agents once the
     config's game is known (:func:`check_game_agents`)."""
@@ -106,7 +109,7 @@ def _distinct(values: list[str]) -> list[str]:
 
 
 def _bot_weights(value: dict[str, float]) -> dict[str, float]:
-    return {_agent_spec(spec): weight for spec, weight in value.items()}
+    return {agent_spec(spec): weight for spec, weight in value.items()}
 
 
 def _text(value: str) -> str:
@@ -115,7 +118,8 @@ def _text(value: str) -> str:
     return value
 
 
-AgentSpec = Annotated[str, AfterValidator(_agent_spec)]
+#: A field holding an agent spec of some registered game (the config's game checked later).
+AgentSpec = Annotated[str, AfterValidator(agent_spec)]
 Text = Annotated[str, AfterValidator(_text)]
 
 
@@ -190,10 +194,10 @@ class CheckpointConfig(Strict):
 
 
 class PretrainConfig(Strict):
-    """Behaviour cloning before PPO (see :mod:`agents.training.imitation`); off while
-    ``teacher`` is null."""
+    """Behaviour cloning before PPO (see :mod:`agents.training.imitation`), for every game; off
+    while ``teacher`` is null."""
 
-    teacher: AgentSpec | None = None  # plays every seat of the demonstrations
+    teacher: AgentSpec | None = None  # an agent of the config's game, in every seat
     games: Positive = 2000
     epochs: Positive = 10
     batch_size: Positive = 512
@@ -287,9 +291,10 @@ def resolve_device(device: str) -> str:
     return "cpu"
 
 
-#: The games with the native vector environment, imitation (``pretrain``) and ``--profile``;
-#: every registered game trains in Python environments (``vec_env: subproc`` or ``dummy``).
-NATIVE_TRAINING_GAMES = ("airships",)
+#: The games with a native vector environment (``vec_env: native``); every registered game
+#: trains in Python environments (``vec_env: subproc`` or ``dummy``), with imitation
+#: (``pretrain``), ``--profile`` and the RLlib backend.
+NATIVE_VEC_ENV_GAMES = ("airships",)
 
 
 def check_game(game: str, counts: dict[str, int | None], source: str) -> None:
@@ -320,8 +325,7 @@ def _cross_check(config: TrainConfig, source: str) -> None:
         source,
     )
     league, evaluation = config.league, config.evaluation
-    if config.game not in NATIVE_TRAINING_GAMES:
-        check_game_agents(config, source)
+    check_game_agents(config, source)
     if sum(league.bots.values()) <= 0:
         # Before the first snapshot the pool is empty: somebody must fill the other seats.
         raise ConfigError(
@@ -365,26 +369,33 @@ def _cross_check(config: TrainConfig, source: str) -> None:
 
 
 def check_game_agents(config: TrainConfig, source: str) -> None:
-    """What a game other than Airships trains with: Python environments, its own agents, no
-    imitation; errors name the file and the key."""
-    from agents.registry import agents_for, parse_spec
-
+    """The agents a config names (league bots, evaluation opponents, the teacher) are the
+    game's, and a game without a native core trains in Python environments; errors name the
+    file, the key and the game's agents."""
     game = config.game
-    if config.vec_env == "native":
+    if config.vec_env == "native" and game not in NATIVE_VEC_ENV_GAMES:
         raise ConfigError(
             f"{source}: vec_env: expected subproc or dummy for {game} (the native vector "
-            f"environment is {', '.join(NATIVE_TRAINING_GAMES)}'s), found 'native'"
+            f"environment is {', '.join(NATIVE_VEC_ENV_GAMES)}'s), found 'native'"
         )
-    if config.pretrain.teacher is not None:
-        raise ConfigError(
-            f"{source}: pretrain.teacher: expected null for {game} (imitation is "
-            f"{', '.join(NATIVE_TRAINING_GAMES)}'s), found {config.pretrain.teacher!r}"
-        )
+    check_agents(
+        game,
+        [
+            *(("league.bots", spec) for spec in config.league.bots),
+            *(("evaluation.opponents", spec) for spec in config.evaluation.opponents),
+            *((("pretrain.teacher", config.pretrain.teacher),) if config.pretrain.teacher else ()),
+        ],
+        source,
+    )
+
+
+def check_agents(game: str, keyed: Iterable[tuple[str, str]], source: str) -> None:
+    """Every ``(key path, agent spec)`` names an agent of ``game`` (or a dotted class path);
+    the error names the file, the key and the game's agents (the training configs of both
+    backends check their agents here)."""
+    from agents.registry import agents_for, parse_spec
+
     known = agents_for(game)
-    keyed = [
-        *(("league.bots", spec) for spec in config.league.bots),
-        *(("evaluation.opponents", spec) for spec in config.evaluation.opponents),
-    ]
     for key, spec in keyed:
         name, _ = parse_spec(spec, game)
         if name not in known and "." not in name:

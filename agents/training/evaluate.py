@@ -113,13 +113,16 @@ def evaluate_model(
     deterministic: bool = True,
     agent: str = "ppo",
     progress: bool = False,
+    game: str | None = None,
 ) -> Evaluation:
     """Play ``games`` arena games (rounded up to whole seat rotations) of the model against
     ``opponents``. ``agent`` names the registry agent that loads the model (``ppo``, or a
-    dotted class path taking ``path`` and ``deterministic``)."""
+    dotted class path taking ``path`` and ``deterministic``); ``game``: the model's game (None:
+    the one its zip records, :func:`~agents.games.model_game`)."""
     if not Path(model).is_file():
         raise FileNotFoundError(f"no model file at {model}")
-    game = model_game(model)
+    if game is None:
+        game = model_game(model)
     check_player_count(game, players)
     opponent_labels = label_agents([MODEL_LABEL, *seat_specs(opponents, players)])
     agent_specs = {MODEL_LABEL: model_spec(model, deterministic, agent)}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -216,6 +217,7 @@ class LeagueSeat:
         self.slot = slot
         self.member: Member | None = None
         self._agent: Policy | None = None
+        self.seconds = 0.0  # wall time in the members' act (what --profile calls opponents)
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Draw this game's member from ``rng`` and reset it with the same generator."""
@@ -227,7 +229,11 @@ class LeagueSeat:
         """The drawn member's action."""
         if self._agent is None:
             raise RuntimeError("LeagueSeat.act before reset")
-        return self._agent.act(decision)
+        started = time.perf_counter()
+        try:
+            return self._agent.act(decision)
+        finally:
+            self.seconds += time.perf_counter() - started
 
 
 def league_seats(
@@ -346,6 +352,12 @@ class LeagueEnv(gymnasium.Wrapper):
         super().__init__(env)
         self.table = table
         self.seats = seats
+        self.seconds = 0.0  # wall time in reset and step, the opponents' moves included
+
+    def league_timing(self) -> tuple[float, float]:
+        """Seconds spent in this environment's resets and steps, and the part of them in the
+        opponents' policies (asked through ``VecEnv.env_method``; see :class:`LeagueClock`)."""
+        return self.seconds, sum(seat.seconds for seat in self.seats)
 
     def set_league(self, mix: LeagueMix) -> None:
         """Draw opponents from ``mix`` from the next game on."""
@@ -358,7 +370,11 @@ class LeagueEnv(gymnasium.Wrapper):
         a seed depend on that seed and the mix alone (a resumed run deals them again)."""
         if seed is not None:
             self.table.forget_agents()
-        return self.env.reset(seed=seed, options=options)
+        started = time.perf_counter()
+        try:
+            return self.env.reset(seed=seed, options=options)
+        finally:
+            self.seconds += time.perf_counter() - started
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of the learner's current decision."""
@@ -367,7 +383,11 @@ class LeagueEnv(gymnasium.Wrapper):
 
     def step(self, action: Any) -> Any:
         """One learner step; a finished game's info gets the ``league`` entry."""
-        observation, reward, terminated, truncated, info = self.env.step(action)
+        started = time.perf_counter()
+        try:
+            observation, reward, terminated, truncated, info = self.env.step(action)
+        finally:
+            self.seconds += time.perf_counter() - started
         if terminated or truncated:
             info = dict(info)
             info["league"] = {
@@ -375,6 +395,23 @@ class LeagueEnv(gymnasium.Wrapper):
                 "win": learner_win_share(self.env.unwrapped),
             }
         return observation, reward, terminated, truncated, info
+
+
+class LeagueClock:
+    """How much of a vector of :class:`LeagueEnv` s' time goes to the opponents' policies:
+    the share of the environments' own reset and step time spent in their league seats, summed
+    over the environments (so it holds for a SubprocVecEnv, whose workers run side by side, as
+    for a DummyVecEnv). :class:`~agents.training.callbacks.TimedVecEnv` applies it to the wall
+    time it measures around the vector env."""
+
+    def __init__(self, venv: Any):
+        self.venv = venv
+
+    def opponent_share(self) -> float:
+        """Opponents' seconds over environment seconds so far, every environment together."""
+        timings = self.venv.env_method("league_timing")
+        total = sum(seconds for seconds, _ in timings)
+        return sum(opponents for _, opponents in timings) / total if total > 0 else 0.0
 
 
 def learner_win_share(env: Any) -> float:

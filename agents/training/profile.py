@@ -2,11 +2,14 @@
 
 The same learner (the config's MaskablePPO settings, network and number of games) learns for
 ``steps`` environment steps twice in one process: once against the config's environment (the
-league's bots in the native core, or Python environments), once against :class:`FreeVecEnv`,
-an environment with the same spaces that costs nothing. The ratio of the two throughputs is the
+league's bots in Airships' native core, or the Python environments of any registered game),
+once against :class:`FreeVecEnv`, an environment with the same spaces (the config's game's
+observation size and action table) that costs nothing. The ratio of the two throughputs is the
 share of the learner's own speed that the real environment leaves; the split says where the
 rest went (environment, opponents' policies outside the core, the learner's inference and
-rollout buffer, the gradient updates).
+rollout buffer, the gradient updates). In Python environments the opponents' part is their
+league seats' share of each environment's own step time
+(:class:`~agents.training.league.LeagueClock`), applied to the wall time around the vector env.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
+from agents.games import DEFAULT_GAME
 from agents.training.callbacks import (
     RunContext,
     Throughput,
@@ -34,28 +38,30 @@ from agents.training.checkpoint import RunState
 from agents.training.config import TrainConfig
 from agents.training.league import League
 from agents.workers import single_threaded_blas
-from airships_env.engine import NUM_ACTIONS
-from airships_env.observation import observation_size
+from airships_env.game_aec import observation_bounds
+from airships_env.registry import get_game
 
 #: Decisions per episode of the free environment (a 2-player game takes about 40 per seat).
 FREE_EPISODE = 40
 
 
 class FreeVecEnv(VecEnv):
-    """An environment that costs nothing: the spaces of the real one, precomputed sparse
-    observations, about half the actions legal, an episode every :data:`FREE_EPISODE` steps
-    with a reward of +1 or -1."""
+    """An environment that costs nothing: the spaces of the real one (``game``'s observation
+    size and action table), precomputed sparse observations, about half the actions legal, an
+    episode every :data:`FREE_EPISODE` steps with a reward of +1 or -1."""
 
     render_mode = None
 
-    def __init__(self, num_envs: int, num_players: int, seed: int = 0):
-        size = observation_size(num_players)
-        observation_space = spaces.Box(0.0, np.inf, shape=(size,), dtype=np.float32)
-        super().__init__(num_envs, observation_space, spaces.Discrete(NUM_ACTIONS))
+    def __init__(self, num_envs: int, num_players: int, seed: int = 0, game: str = DEFAULT_GAME):
+        rules = get_game(game)
+        size = rules.observation_size(num_players)
+        low, high = observation_bounds(rules, num_players)
+        observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
+        super().__init__(num_envs, observation_space, spaces.Discrete(rules.num_actions))
         rng = np.random.default_rng(seed)
         pool = 256
         self._observations = (rng.random((pool, size)) < 0.2).astype(np.float32)
-        self._masks = rng.random((pool, NUM_ACTIONS)) < 0.5
+        self._masks = rng.random((pool, rules.num_actions)) < 0.5
         self._masks[:, 0] = True
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._cursor = 0
@@ -134,7 +140,7 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="airships-profile-") as scratch:
         league = League(config.league, scratch)
         if free:
-            free_env = FreeVecEnv(n_envs, config.num_players, config.seed)
+            free_env = FreeVecEnv(n_envs, config.num_players, config.seed, config.game)
             venv = TimedVecEnv(VecMonitor(free_env), inner=free_env)
         else:
             venv = make_vec_env(config, n_envs, league.mix(), segment_seed(config.seed, 0))
@@ -182,6 +188,7 @@ def profile(
     real, free = combined(parts[False]), combined(parts[True])
     ratio = real.steps_per_second / free.steps_per_second
     result = {
+        "game": config.game,
         "num_players": config.num_players,
         "n_envs": config.resolved_n_envs(),
         "vec_env": config.vec_env,
@@ -194,7 +201,8 @@ def profile(
     out = sys.stderr if as_json else sys.stdout
     rows = [("real environment", real), ("free environment", free)]
     print(
-        f"{config.num_players} players, {config.resolved_n_envs()} {config.vec_env} "
+        f"{get_game(config.game).title}, {config.num_players} players, "
+        f"{config.resolved_n_envs()} {config.vec_env} "
         f"environments, {real.steps} steps each in {rounds} alternating rounds, learner from "
         f"{config.source}",
         file=out,

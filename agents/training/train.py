@@ -67,7 +67,13 @@ from agents.training.imitation import (
     clone_policy,
     collect_demonstrations,
 )
-from agents.training.league import League, LeagueEnvFactory, LeagueMix, write_json_atomic
+from agents.training.league import (
+    League,
+    LeagueClock,
+    LeagueEnvFactory,
+    LeagueMix,
+    write_json_atomic,
+)
 from agents.workers import single_threaded_blas, single_threaded_workers
 
 TB_LOG_NAME = "ppo"
@@ -134,7 +140,7 @@ def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix, seed: int) ->
             venv: Any = SubprocVecEnv(factories)
     else:
         venv = DummyVecEnv(factories)
-    return TimedVecEnv(VecMonitor(InfoMaskVecEnv(venv)))
+    return TimedVecEnv(VecMonitor(InfoMaskVecEnv(venv)), inner=LeagueClock(venv))
 
 
 def build_model(config: TrainConfig, venv: Any, tensorboard_log: str | None) -> Any:
@@ -249,6 +255,7 @@ def pretrain(
             max_turns=config.max_turns,
             workers=settings.workers if settings.workers is not None else default_workers(),
             progress=progress,
+            game=config.game,
         )
         demos.save(demos_path)
     import torch
