@@ -8,7 +8,6 @@ colours drawn by an action are returned in its record, so a log replays without 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from airships_env.chance import uniform_below
@@ -148,15 +147,19 @@ def _can_piece(s: State, p: int, kind: int, r: int) -> bool:
 
 
 def _assignable(demands: Iterable[int], goods_cubes: list[int], used: int) -> bool:
-    """A9: can the demands be paid with distinct goods not in ``used`` (bit set)?"""
-    need = list(demands)
+    """A9: can the demands be paid with distinct goods not in ``used`` (bit set)?
+
+    A good can pay a demand when it holds at least that many cubes, so the goods able to pay a
+    larger demand are among those able to pay a smaller one: the demands can be paid exactly
+    when the k-th largest demand is at most the k-th largest holding of the free goods.
+    """
+    need = sorted(demands, reverse=True)
     if not need:
         return True
-    free = [g for g in range(NUM_GOODS) if not used >> g & 1]
-    for combo in permutations(free, len(need)):
-        if all(goods_cubes[g] >= c for g, c in zip(combo, need, strict=True)):
-            return True
-    return False
+    have = sorted((goods_cubes[g] for g in range(NUM_GOODS) if not used >> g & 1), reverse=True)
+    if len(have) < len(need):
+        return False
+    return all(h >= c for h, c in zip(have, need, strict=False))
 
 
 def _can_contract(s: State, p: int, k: int) -> bool:
