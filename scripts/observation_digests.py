@@ -66,9 +66,10 @@ def australia_digest(stem: str) -> str:
 def nippon_digest(stem: str) -> str:
     """The digest of the Nippon golden game ``stem`` (``2p_heuristic-greedy``, ...)."""
     digest = hashlib.sha256()
+    game: Any = NIPPON  # its state_from_dict names its argument ``d``, not the protocol's ``data``
     replayed = replay_log(
         read_game_log(NIPPON_GOLDEN / f"{stem}.jsonl"),
-        NIPPON,
+        game,
         before=lambda state, _record: _feed(digest, NIPPON, state),
     )
     _feed(digest, NIPPON, replayed.state)

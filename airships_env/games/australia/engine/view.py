@@ -33,11 +33,7 @@ def _hidden_cards(state: State, seat: int, back: int) -> list[int]:
 
 def _hidden_tiles(state: State) -> list[int]:
     """The values of the face-down tiles, sorted."""
-    return sorted(_face_down(state, r) for r in range(NUM_REGIONS) if _face_down(state, r))
-
-
-def _face_down(state: State, region: int) -> int:
-    return state.tile_value[region] if not state.tile_up[region] else 0
+    return sorted(v for v, up in zip(state.tile_value, state.tile_up, strict=True) if v and not up)
 
 
 def _deal(state: State, seat: int, cards: list[list[int]], tiles: list[int]) -> None:
@@ -61,7 +57,7 @@ def _deal(state: State, seat: int, cards: list[list[int]], tiles: list[int]) -> 
         assert position == len(colours)
     position = 0
     for region in range(NUM_REGIONS):
-        if _face_down(state, region):
+        if state.tile_value[region] and not state.tile_up[region]:  # face down
             state.tile_value[region] = tiles[position]
             position += 1
     assert position == len(tiles)
@@ -76,8 +72,7 @@ def view(state: State, seat: int) -> State:
     seat = int(seat)
     if state.view_seat >= 0 and state.view_seat != seat:
         raise ValueError(f"a view of seat {state.view_seat} cannot give seat {seat}'s view")
-    seen = state.clone()
-    seen.rng = None
+    seen = state._clone_with(None)  # the generator is not part of a view: never copied
     seen.view_seat = seat
     cards = [_hidden_cards(state, seat, b) for b in range(NUM_BACKS)]
     _deal(seen, seat, cards, _hidden_tiles(state))

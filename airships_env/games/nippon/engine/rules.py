@@ -199,6 +199,8 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
     """T2: can action ``kind`` be performed at least once by ``p``?"""
     d = s.data
     if kind == A.K_INVEST:
+        if s.yen[p] < d.invest_cost:  # the cost every tile needs: no tile to try
+            return False
         return any(_can_invest_tile(s, p, t) for t in range(len(d.factories)))
     if kind == A.K_TECHNOLOGY:
         return s.yen[p] >= d.machine_cost and (
@@ -213,8 +215,12 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
     if kind in (A.K_TRAINS, A.K_SHIPS):
         return any(_can_piece(s, p, kind, r) for r in range(NUM_REGIONS))
     if kind == A.K_EXPORT:
+        if not any(s.cubes[p]):  # every demand needs a cube
+            return False
         return any(_can_contract(s, p, k) for k in range(NUM_CONTRACTS))
     if kind == A.K_MARKET:
+        if not any(s.cubes[p]):  # a space needs a cube of its good
+            return False
         return any(_can_space(s, p, sp) for sp in range(NUM_CITIES * SPACES_PER_CITY))
     raise AssertionError(kind)
 
