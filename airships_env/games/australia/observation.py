@@ -40,6 +40,8 @@ it on the seat's view (a true state gives the same vector).
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from airships_env.games.australia.engine.data import (
@@ -112,8 +114,13 @@ def _offsets() -> dict[str, int]:
 _AT = _offsets()
 _SIZE = observation_size(PLAYER_COUNTS[0])
 #: tile value -> its column in ``region_tile`` (face up)
-_TILE_COLUMN = np.zeros(max(TILE_VALUES) + 1, dtype=np.intp)
-_TILE_COLUMN[list(TILE_VALUES)] = 2 + np.arange(len(TILE_VALUES))
+_TILE_COLUMN = {value: 2 + k for k, value in enumerate(TILE_VALUES)}
+_REGION_ROWS = np.arange(NUM_REGIONS)
+_REGION_DIVISORS = np.array([9.0, 9.0, 5.0, 5.0])  # rangers, own, empty, open
+_REGION_PIECES = ("region_rangers", "region_own", "region_empty", "region_open")
+assert [_AT[name] for name in _REGION_PIECES] == [
+    _AT["region_rangers"] + k * NUM_REGIONS for k in range(4)
+], "the four region sums must be consecutive pieces"
 
 
 class _MapTables:
@@ -166,31 +173,34 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
     out[_AT["last_round"]] = float(state.end_triggered)
     out[_AT["full_game"]] = float(state.options.full_game)
     # locations and regions: one array of the rangers, sums by the incidence matrix
-    rangers = np.array(state.rangers, dtype=np.float64).reshape(len(data.locations), n)
-    num_locations = len(data.locations)
+    num_locations, num_regions = len(data.locations), len(data.regions)
+    rangers = np.fromiter(
+        chain.from_iterable(state.rangers), dtype=np.float64, count=num_locations * n
+    ).reshape(num_locations, n)
     location_rangers = out[_AT["location_rangers"] :][: MAX_LOCATIONS * MAX_SEATS]
     location_rangers = location_rangers.reshape(MAX_LOCATIONS, MAX_SEATS)
-    location_rangers[:num_locations, :n] = rangers[:, rel] / 4.0
+    location_rangers[:num_locations, :n] = (rangers[:, rel] if seat else rangers) / 4.0
+    # region_rangers, region_own, region_empty, region_open (consecutive pieces): per location
+    # its rangers, the seat's, whether it is empty, whether the seat could place there; summed
+    # over each region's locations by one product
+    per_location = np.empty((num_locations, 4), dtype=np.float64)
     total = rangers.sum(axis=1)
     own = rangers[:, seat]
-    num_regions = len(data.regions)
-    incidence = tables.incidence
+    per_location[:, 0] = total
+    per_location[:, 1] = own
+    per_location[:, 2] = total == 0
+    per_location[:, 3] = total == own
     at = _AT["region_rangers"]
-    out[at : at + num_regions] = incidence @ total / 9.0
-    at = _AT["region_own"]
-    out[at : at + num_regions] = incidence @ own / 9.0
-    at = _AT["region_empty"]
-    out[at : at + num_regions] = incidence @ (total == 0) / 5.0
-    at = _AT["region_open"]
-    out[at : at + num_regions] = incidence @ (total == own) / 5.0
+    region_stats = out[at : at + 4 * NUM_REGIONS].reshape(4, NUM_REGIONS)
+    region_stats[:, :num_regions] = (tables.incidence @ per_location / _REGION_DIVISORS).T
     at = _AT["region_conservation"]
     out[at : at + num_regions] = state.conservation
-    tile_value = np.array(state.tile_value, dtype=np.intp)
-    column = np.where(
-        tile_value == 0, 1, np.where(np.array(state.tile_up) == 0, 0, _TILE_COLUMN[tile_value])
-    )
+    column = [  # gone, face down, else the face-up value's column
+        1 if not value else _TILE_COLUMN[value] if up else 0
+        for value, up in zip(state.tile_value, state.tile_up, strict=True)
+    ]
     tile = out[_AT["region_tile"] :][: NUM_REGIONS * (2 + len(TILE_VALUES))]
-    tile.reshape(NUM_REGIONS, 2 + len(TILE_VALUES))[np.arange(num_regions), column] = 1.0
+    tile.reshape(NUM_REGIONS, 2 + len(TILE_VALUES))[_REGION_ROWS[:num_regions], column] = 1.0
     # seats
     planes, tracks, backs = _AT["planes"], _AT["tracks"], _AT["backs"]
     for k, other in enumerate(rel):

@@ -42,6 +42,7 @@ Nothing here reads the generator: the bag's order never reaches an observation.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -98,6 +99,32 @@ def _one_hot(size: int, index: int) -> tuple[float, ...]:
     return table[index] if 0 <= index < size else table[size]
 
 
+_CELL_VALUES = 10  # tile values 0..9 are tabled (the default tiles go to 6)
+
+
+def _city_cell(good: int, value: int, neutral: int, owner_class: int) -> tuple[float, ...]:
+    """One influence space's 12 values: good one-hot, tile value / 6, neutral value / 3,
+    owner me / another / none, 0."""
+    return (*_one_hot(6, good), value / 6, neutral / 3, *_OWNER[owner_class], 0.0)
+
+
+@lru_cache(maxsize=8)
+def _city_cells(
+    neutral: tuple[int, ...],
+) -> tuple[tuple[tuple[tuple[tuple[float, ...], ...], ...], ...], ...]:
+    """Every influence space's values, by [space in city][good][tile value][owner class]."""
+    return tuple(
+        tuple(
+            tuple(
+                tuple(_city_cell(good, value, neutral[i], cls) for cls in range(3))
+                for value in range(_CELL_VALUES)
+            )
+            for good in range(6)
+        )
+        for i in range(len(neutral))
+    )
+
+
 def encode_observation(state: Any, seat: int) -> np.ndarray:
     """``seat``'s observation of a view or a true state (a fresh float32 vector)."""
     s: State = state
@@ -139,15 +166,17 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
     flat += [c / 7 for c in s.bag]
     flat += [float(o < 0) for o in s.factory_owner]
     flat.append(s.machinery_supply / 24)
-    neutral = [v / 3 for v in d.neutral]
+    cells = _city_cells(d.neutral)
     for city in range(8):
         goods, values, owners = s.city_goods[city], s.influence_value[city], s.influence_owner[city]
         for i in range(4):
             owner = owners[i]
-            flat += _one_hot(6, goods[i])
-            flat += (values[i] / 6, neutral[i])
-            flat += _OWNER[0 if owner == seat else 1 if owner >= 0 else 2]
-            flat.append(0.0)
+            good, value = goods[i], values[i]
+            owner_class = 0 if owner == seat else 1 if owner >= 0 else 2
+            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
+                flat += cells[i][good][value][owner_class]
+            else:
+                flat += _city_cell(good, value, d.neutral[i], owner_class)
     for r in range(4):
         trains = s.trains_in[r]
         flat += [trains[p] / 4 for p in seats]
