@@ -164,12 +164,15 @@ class State:
 
     def _clone_with(self, rng: np.random.Generator | None) -> State:
         """A copy of the lists and numbers with ``rng`` as its generator (a view has none)."""
-        copied: dict[str, Any] = {name: getattr(self, name) for name in _INTS}
+        new = object.__new__(State)  # every field is set below
+        new.data, new.options, new.rng = self.data, self.options, rng
+        for name in _INTS:
+            setattr(new, name, getattr(self, name))
         for name in _FLAT_LISTS:
-            copied[name] = list(getattr(self, name))
+            setattr(new, name, getattr(self, name).copy())
         for name in _NESTED_LISTS:
-            copied[name] = [list(x) for x in getattr(self, name)]
-        return State(data=self.data, options=self.options, rng=rng, **copied)
+            setattr(new, name, [x.copy() for x in getattr(self, name)])
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :func:`state_from_dict` restores the identical state."""
