@@ -20,6 +20,8 @@ import numpy as np
 
 from airships_env.games.nippon.engine import actions as A
 from airships_env.games.nippon.engine import new_game
+from airships_env.games.nippon.engine.data import NipponData, load_data
+from airships_env.games.nippon.engine.model import RulesOptions
 from airships_env.games.nippon.engine.state import Phase, State
 
 
@@ -37,9 +39,15 @@ def choose(state: State, policy: str, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
-def play(num_players: int, seed: int, policy: str) -> dict[str, Any]:
+def play(
+    num_players: int,
+    seed: int,
+    policy: str,
+    options: RulesOptions | None = None,
+    data: NipponData | None = None,
+) -> dict[str, Any]:
     """One game's figures."""
-    s = new_game(num_players, seed)
+    s = new_game(num_players, seed, options=options, data=data)
     rng = np.random.default_rng(seed + 10_000)
     events: Counter[str] = Counter()
     while not s.is_terminal():
@@ -85,12 +93,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--data", help="a components file (default: the bundled one)")
+    parser.add_argument(
+        "--marker-trigger",
+        choices=("column_empties", "space_empties"),
+        default=RulesOptions().marker_trigger,
+        help="the rules option T4a (default: the rules' default)",
+    )
     args = parser.parse_args()
+    options = RulesOptions(marker_trigger=args.marker_trigger)
+    data = load_data(args.data) if args.data else None
     out: dict[str, Any] = {}
     for policy in ("random", "steady"):
         for n in (2, 3, 4):
             start = time.perf_counter()
-            games = [play(n, seed, policy) for seed in range(args.games)]
+            games = [play(n, seed, policy, options, data) for seed in range(args.games)]
             elapsed = time.perf_counter() - start
             turns = [g["turns_per_player"] for g in games]
             events: Counter[str] = Counter()

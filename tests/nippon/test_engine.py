@@ -227,7 +227,7 @@ def _edited(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
         ),
         ('actions = ["PRODUCE"]', 'actions = ["PRODUCE", "MINE"]', "action_space 3", "actions"),
         ("per_colour = 7", "per_colour = -1", "[workers]", "per_colour"),
-        ("rows = { 2 = 1, 3 = 3, 4 = 5 }", "rows = { 2 = 1, 3 = 3 }", "[workers]", "rows"),
+        ("rows = { 2 = 2, 3 = 4, 4 = 6 }", "rows = { 2 = 2, 3 = 4 }", "[workers]", "rows"),
         ('kind = "yen"  ', 'kind = "contracts"  ', "[[achievement]]", "kind"),
         (
             "scoring_spaces = [3, 5, 8]",

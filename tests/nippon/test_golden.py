@@ -62,3 +62,22 @@ def test_the_bots_still_play_the_golden_game(
     golden = read_game_log(GOLDEN / f"{stem}.jsonl")
     assert again.records == golden.records
     assert again.header == golden.header
+
+
+def _digest_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "observation_digests", ROOT / "scripts" / "observation_digests.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_observations_and_legal_actions_along_a_golden_game_are_unchanged(stem: str) -> None:
+    """Every seat's observation and the legal actions at every state hash to the recorded
+    digest (scripts/observation_digests.py): a faster encoder must give the same vectors."""
+    script = _digest_script()
+    stored = json.loads((GOLDEN / script.FILE_NAME).read_text(encoding="utf-8"))
+    assert script.nippon_digest(stem) == stored[stem]

@@ -203,14 +203,29 @@ def test_T4_refill_from_rows_then_marker_and_bag() -> None:
     clear_board(s)
     s.spaces[INVEST_SPACE][RED] = 1
     s.rows[0][BLUE] = 3
+    s.rows[1][GREEN] = 3
     s.bag[RED] -= 1
     s.bag[BLUE] -= 3
+    s.bag[GREEN] -= 3
     act(s, f"take {DATA.colours[RED]} KNOWLEDGE", "amount 1")
     assert s.spaces[INVEST_SPACE] == [0, 3, 0, 0, 0, 0] and sum(s.rows[0]) == 0
-    assert s.marker == 0
+    assert s.rows[1][GREEN] == 3 and s.marker == 0  # a row is left: no marker step
     s.current = 0
     s.spaces[INVEST_SPACE] = [1, 0, 0, 0, 0, 0]
     s.bag[BLUE] += 3
+    s.bag[RED] -= 1
+    bag_before = sum(s.bag)
+    rec = act(s, f"take {DATA.colours[RED]} KNOWLEDGE")[0]
+    assert s.spaces[INVEST_SPACE] == [0, 0, 3, 0, 0, 0]  # the last row went to the space
+    assert s.marker == 1  # T4a: the column has emptied
+    assert all(sum(p) == 3 for p in s.spaces + s.rows)
+    assert len(rec.draws) == 3 * (4 + len(s.rows)) and sum(s.bag) == bag_before - len(rec.draws)
+
+
+def test_T4_space_finding_the_column_empty_moves_the_marker() -> None:
+    s = fresh(3)
+    clear_board(s)
+    s.spaces[INVEST_SPACE][RED] = 1
     s.bag[RED] -= 1
     bag_before = sum(s.bag)
     rec = act(s, f"take {DATA.colours[RED]} KNOWLEDGE")[0]
@@ -645,7 +660,7 @@ def test_N2_records_hold_the_bag_draws_and_replay_without_generator() -> None:
     s.bag[RED] -= 1
     start = s.clone()
     rec = act(s, f"take {DATA.colours[RED]} KNOWLEDGE")[0]
-    assert len(rec.draws) == 18
+    assert len(rec.draws) == 3 * (5 + len(s.rows))  # every space and row filled up
     blind = start.clone()
     blind.rng = None
     again = replay(blind, [rec])

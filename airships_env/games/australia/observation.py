@@ -40,6 +40,8 @@ it on the seat's view (a true state gives the same vector).
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 from airships_env.games.australia.engine.data import (
@@ -50,6 +52,7 @@ from airships_env.games.australia.engine.data import (
     NUM_REGIONS,
     PLAYER_COUNTS,
     TILE_VALUES,
+    AustraliaData,
 )
 from airships_env.games.australia.engine.state import ACTION, PHASE_NAMES, State
 
@@ -98,79 +101,142 @@ def observation_size(num_players: int) -> int:
     return sum(size for _, size in observation_layout(num_players))
 
 
+def _offsets() -> dict[str, int]:
+    """Where each piece starts in the vector (the layout is the same for 2-5 players)."""
+    out: dict[str, int] = {}
+    at = 0
+    for name, size in observation_layout(PLAYER_COUNTS[0]):
+        out[name] = at
+        at += size
+    return out
+
+
+_AT = _offsets()
+_SIZE = observation_size(PLAYER_COUNTS[0])
+#: tile value -> its column in ``region_tile`` (face up)
+_TILE_COLUMN = {value: 2 + k for k, value in enumerate(TILE_VALUES)}
+_REGION_ROWS = np.arange(NUM_REGIONS)
+_REGION_DIVISORS = np.array([9.0, 9.0, 5.0, 5.0])  # rangers, own, empty, open
+_REGION_PIECES = ("region_rangers", "region_own", "region_empty", "region_open")
+assert [_AT[name] for name in _REGION_PIECES] == [
+    _AT["region_rangers"] + k * NUM_REGIONS for k in range(4)
+], "the four region sums must be consecutive pieces"
+
+
+class _MapTables:
+    """What the encoder needs of a map, built once per data file: the vector with the map's
+    fixed pieces written in (location kinds, region colours and water) and the region x
+    location incidence matrix (regions' ranger counts are one product with it)."""
+
+    def __init__(self, data: AustraliaData) -> None:
+        self.template = np.zeros(_SIZE, dtype=np.float32)
+        kind = self.template[_AT["location_kind"] :][: MAX_LOCATIONS * 2].reshape(MAX_LOCATIONS, 2)
+        for loc, location in enumerate(data.locations):
+            kind[loc, location.kind] = 1.0
+        colour = self.template[_AT["region_colour"] :][: NUM_REGIONS * NUM_COLOURS]
+        colour = colour.reshape(NUM_REGIONS, NUM_COLOURS)
+        for r, region in enumerate(data.regions):
+            colour[r, region.colour] = 1.0
+            self.template[_AT["region_water"] + r] = float(region.water)
+        self.incidence = np.zeros((len(data.regions), len(data.locations)), dtype=np.float64)
+        for r, locs in enumerate(data.region_locations):
+            for loc in locs:
+                self.incidence[r, loc] += 1.0
+
+
+_TABLES: dict[str, _MapTables] = {}  # by data digest; a few maps at most, never pickled
+
+
+def _tables(data: AustraliaData) -> _MapTables:
+    tables = _TABLES.get(data.digest)
+    if tables is None:
+        if len(_TABLES) >= 8:
+            _TABLES.clear()
+        tables = _TABLES[data.digest] = _MapTables(data)
+    return tables
+
+
 def encode_observation(state: State, seat: int) -> np.ndarray:
     """``seat``'s observation of a view (or a true state): a fresh float32 vector."""
     n = state.num_players
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} outside 0..{n - 1}")
     data = state.data
+    tables = _tables(data)
+    out = tables.template.copy()
     rel = [(seat + k) % n for k in range(n)]  # relative seat k -> absolute seat
-    parts: dict[str, np.ndarray] = {
-        name: np.zeros(size, dtype=np.float32) for name, size in observation_layout(n)
-    }
-    parts["phase"][state.phase] = 1.0
-    parts["my_turn"][0] = float(state.current == seat)
+    out[_AT["phase"] + state.phase] = 1.0
+    out[_AT["my_turn"]] = float(state.current == seat)
     if state.phase == ACTION or state.actions_left:
-        parts["actions_left"][min(state.actions_left, 2)] = 1.0
-    parts["round"][0] = state.round / state.options.max_rounds
-    parts["last_round"][0] = float(state.end_triggered)
-    parts["full_game"][0] = float(state.options.full_game)
-    location_rangers = parts["location_rangers"].reshape(MAX_LOCATIONS, MAX_SEATS)
-    location_kind = parts["location_kind"].reshape(MAX_LOCATIONS, 2)
-    for loc, location in enumerate(data.locations):
-        location_kind[loc, location.kind] = 1.0
-        for k, other in enumerate(rel):
-            location_rangers[loc, k] = state.rangers[loc][other] / 4.0
-    colour = parts["region_colour"].reshape(NUM_REGIONS, NUM_COLOURS)
-    tile = parts["region_tile"].reshape(NUM_REGIONS, 2 + len(TILE_VALUES))
-    for r, region in enumerate(data.regions):
-        colour[r, region.colour] = 1.0
-        parts["region_water"][r] = float(region.water)
-        parts["region_conservation"][r] = float(state.conservation[r])
-        if state.tile_value[r] == 0:
-            tile[r, 1] = 1.0
-        elif not state.tile_up[r]:
-            tile[r, 0] = 1.0
-        else:
-            tile[r, 2 + TILE_VALUES.index(state.tile_value[r])] = 1.0
-        locs = data.region_locations[r]
-        parts["region_rangers"][r] = sum(sum(state.rangers[loc]) for loc in locs) / 9.0
-        parts["region_own"][r] = sum(state.rangers[loc][seat] for loc in locs) / 9.0
-        parts["region_empty"][r] = sum(sum(state.rangers[loc]) == 0 for loc in locs) / 5.0
-        parts["region_open"][r] = (
-            sum(sum(state.rangers[loc]) == state.rangers[loc][seat] for loc in locs) / 5.0
-        )
-    planes = parts["planes"].reshape(MAX_SEATS, NUM_REGIONS)
+        out[_AT["actions_left"] + min(state.actions_left, 2)] = 1.0
+    out[_AT["round"]] = state.round / state.options.max_rounds
+    out[_AT["last_round"]] = float(state.end_triggered)
+    out[_AT["full_game"]] = float(state.options.full_game)
+    # locations and regions: one array of the rangers, sums by the incidence matrix
+    num_locations, num_regions = len(data.locations), len(data.regions)
+    rangers = np.fromiter(
+        chain.from_iterable(state.rangers), dtype=np.float64, count=num_locations * n
+    ).reshape(num_locations, n)
+    location_rangers = out[_AT["location_rangers"] :][: MAX_LOCATIONS * MAX_SEATS]
+    location_rangers = location_rangers.reshape(MAX_LOCATIONS, MAX_SEATS)
+    location_rangers[:num_locations, :n] = (rangers[:, rel] if seat else rangers) / 4.0
+    # region_rangers, region_own, region_empty, region_open (consecutive pieces): per location
+    # its rangers, the seat's, whether it is empty, whether the seat could place there; summed
+    # over each region's locations by one product
+    per_location = np.empty((num_locations, 4), dtype=np.float64)
+    total = rangers.sum(axis=1)
+    own = rangers[:, seat]
+    per_location[:, 0] = total
+    per_location[:, 1] = own
+    per_location[:, 2] = total == 0
+    per_location[:, 3] = total == own
+    at = _AT["region_rangers"]
+    region_stats = out[at : at + 4 * NUM_REGIONS].reshape(4, NUM_REGIONS)
+    region_stats[:, :num_regions] = (tables.incidence @ per_location / _REGION_DIVISORS).T
+    at = _AT["region_conservation"]
+    out[at : at + num_regions] = state.conservation
+    column = [  # gone, face down, else the face-up value's column
+        1 if not value else _TILE_COLUMN[value] if up else 0
+        for value, up in zip(state.tile_value, state.tile_up, strict=True)
+    ]
+    tile = out[_AT["region_tile"] :][: NUM_REGIONS * (2 + len(TILE_VALUES))]
+    tile.reshape(NUM_REGIONS, 2 + len(TILE_VALUES))[_REGION_ROWS[:num_regions], column] = 1.0
+    # seats
+    planes, tracks, backs = _AT["planes"], _AT["tracks"], _AT["backs"]
     for k, other in enumerate(rel):
         if state.plane[other] >= 0:
-            planes[k, state.plane[other]] = 1.0
-        parts["vp"][k] = state.vp[other] / 100.0
-        parts["dollars"][k] = state.dollars[other] / 20.0
-        parts["supply"][k] = state.supply[other] / 20.0
-        parts["seated"][k] = 1.0
+            out[planes + k * NUM_REGIONS + state.plane[other]] = 1.0
+        out[_AT["vp"] + k] = state.vp[other] / 100.0
+        out[_AT["dollars"] + k] = state.dollars[other] / 20.0
+        out[_AT["supply"] + k] = state.supply[other] / 20.0
+        out[_AT["seated"] + k] = 1.0
         if k > 0:
+            hand = state.hands[other]
             for back in range(NUM_BACKS):
-                held = state.hands[other][back * NUM_COLOURS : (back + 1) * NUM_COLOURS]
-                parts["backs"][(k - 1) * NUM_BACKS + back] = float(sum(held))
+                held = sum(hand[back * NUM_COLOURS : (back + 1) * NUM_COLOURS])
+                out[backs + (k - 1) * NUM_BACKS + back] = float(held)
         on_track = state.ranger_track.count(other)
-        parts["tracks"][2 + k] = on_track / 4.0
+        out[tracks + 2 + k] = on_track / 4.0
         top = state.ranger_track.index(other) if on_track else data.ranger_areas
-        parts["tracks"][2 + MAX_SEATS + k] = top / data.ranger_areas
+        out[tracks + 2 + MAX_SEATS + k] = top / data.ranger_areas
     if state.windmill_region >= 0:
-        parts["windmill"][state.windmill_region] = 1.0
-    parts["windmill"][NUM_REGIONS] = state.windmill_value / 12.0
-    parts["hand"][:] = state.hands[seat]
-    for back in range(NUM_BACKS):
-        parts["stacks"][back] = len(state.stacks[back]) / 9.0
-    parts["played"][:] = np.asarray(state.played, dtype=np.float32) / 4.0
+        out[_AT["windmill"] + state.windmill_region] = 1.0
+    out[_AT["windmill"] + NUM_REGIONS] = state.windmill_value / 12.0
+    at = _AT["hand"]
+    out[at : at + NUM_CARD_TYPES] = state.hands[seat]
+    at = _AT["stacks"]
+    out[at : at + NUM_BACKS] = [len(state.stacks[back]) / 9.0 for back in range(NUM_BACKS)]
+    at = _AT["played"]
+    out[at : at + NUM_CARD_TYPES] = np.asarray(state.played, dtype=np.float32) / 4.0
+    pending = _AT["pending"]
     if state.pending_card >= 0:
-        parts["pending"][state.pending_card] = 1.0
-    parts["pending"][NUM_CARD_TYPES] = state.rangers_left / 4.0
-    parts["pending"][NUM_CARD_TYPES + 1] = float(state.pending_paid)
-    parts["pending"][NUM_CARD_TYPES + 2] = float(state.track_used)
-    parts["pending"][NUM_CARD_TYPES + 3] = state.taken / 4.0
+        out[pending + state.pending_card] = 1.0
+    out[pending + NUM_CARD_TYPES] = state.rangers_left / 4.0
+    out[pending + NUM_CARD_TYPES + 1] = float(state.pending_paid)
+    out[pending + NUM_CARD_TYPES + 2] = float(state.track_used)
+    out[pending + NUM_CARD_TYPES + 3] = state.taken / 4.0
     if state.move_from >= 0:
-        parts["move_from"][state.move_from] = 1.0
-    parts["tracks"][0] = len(state.windmill_track) / data.tile_areas
-    parts["tracks"][1] = (data.ranger_areas - len(state.ranger_track)) / data.ranger_areas
-    return np.concatenate([parts[name] for name, _ in observation_layout(n)])
+        out[_AT["move_from"] + state.move_from] = 1.0
+    out[tracks] = len(state.windmill_track) / data.tile_areas
+    out[tracks + 1] = (data.ranger_areas - len(state.ranger_track)) / data.ranger_areas
+    return out

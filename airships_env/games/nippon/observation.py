@@ -42,6 +42,7 @@ Nothing here reads the generator: the bag's order never reaches an observation.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -80,15 +81,48 @@ def observation_size(num_players: int) -> int:
     return sum(size for _, size in observation_layout(num_players))
 
 
-def _one_hot(size: int, index: int) -> list[float]:
-    out = [0.0] * size
-    if 0 <= index < size:
-        out[index] = 1.0
-    return out
+def _one_hots(size: int) -> tuple[tuple[float, ...], ...]:
+    """Every one-hot of ``size`` (index ``size``: all zeros, for an index out of range)."""
+    return tuple(tuple(float(k == index) for k in range(size)) for index in range(size + 1))
 
 
-def _bits(mask: int, size: int) -> list[float]:
-    return [float(mask >> k & 1) for k in range(size)]
+_ONE_HOT: dict[int, tuple[tuple[float, ...], ...]] = {
+    size: _one_hots(size) for size in (5, 6, 8, 9, 10, 15, 33)
+}
+_BITS6 = tuple(tuple(float(mask >> k & 1) for k in range(6)) for mask in range(64))
+_OWNER = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # me, another, none
+_GIFTS = ("blueprints", "coal", "yen")
+
+
+def _one_hot(size: int, index: int) -> tuple[float, ...]:
+    table = _ONE_HOT[size]
+    return table[index] if 0 <= index < size else table[size]
+
+
+_CELL_VALUES = 10  # tile values 0..9 are tabled (the default tiles go to 6)
+
+
+def _city_cell(good: int, value: int, neutral: int, owner_class: int) -> tuple[float, ...]:
+    """One influence space's 12 values: good one-hot, tile value / 6, neutral value / 3,
+    owner me / another / none, 0."""
+    return (*_one_hot(6, good), value / 6, neutral / 3, *_OWNER[owner_class], 0.0)
+
+
+@lru_cache(maxsize=8)
+def _city_cells(
+    neutral: tuple[int, ...],
+) -> tuple[tuple[tuple[tuple[tuple[float, ...], ...], ...], ...], ...]:
+    """Every influence space's values, by [space in city][good][tile value][owner class]."""
+    return tuple(
+        tuple(
+            tuple(
+                tuple(_city_cell(good, value, neutral[i], cls) for cls in range(3))
+                for value in range(_CELL_VALUES)
+            )
+            for good in range(6)
+        )
+        for i in range(len(neutral))
+    )
 
 
 def encode_observation(state: Any, seat: int) -> np.ndarray:
@@ -98,75 +132,78 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
     n = s.num_players
     seats = [(seat + k) % n for k in range(n)]
     rows = d.num_rows(n)
-    parts: list[list[float]] = []
-    parts.append(_one_hot(15, s.phase))
-    pending = [
-        *_one_hot(10, s.pend_kind if s.pend_kind >= 0 else 9),
-        s.pend_units / 3,
-        *_bits(s.pend_mask, 6),
-        *_one_hot(5, s.pend_region if s.pend_region >= 0 else 4),
-        *_one_hot(9, s.pend_contract if s.pend_contract >= 0 else 8),
-        s.pend_demand / 3,
-        *_bits(s.pend_goods, 6),
-        *_one_hot(33, s.pend_space if s.pend_space >= 0 else 32),
-        s.pend_cubes / 3,
-        s.pend_multiplier / 5,
-        float(s.current == seat),
-        float(s.first_player == seat),
-    ]
-    parts.append(pending + [0.0] * (80 - len(pending)))
-    parts.append(
-        [
-            *_one_hot(8, min(s.marker, 7)),
-            float(s.golden_turns >= -1),
-            max(0, s.golden_turns) / 12,
-            s.turn_count / 150,
-            len(s.rewards_left) / 16,
-        ]
-    )
+    flat: list[float] = []
+    flat += _one_hot(15, s.phase)
+    # pending (80): kind, units, used goods or regions, region, contract, demand, goods of the
+    # demand, influence space, cubes, multiplier, my turn, first player, padding
+    flat += _one_hot(10, s.pend_kind if s.pend_kind >= 0 else 9)
+    flat.append(s.pend_units / 3)
+    flat += _BITS6[s.pend_mask & 63]
+    flat += _one_hot(5, s.pend_region if s.pend_region >= 0 else 4)
+    flat += _one_hot(9, s.pend_contract if s.pend_contract >= 0 else 8)
+    flat.append(s.pend_demand / 3)
+    flat += _BITS6[s.pend_goods & 63]
+    flat += _one_hot(33, s.pend_space if s.pend_space >= 0 else 32)
+    flat += (s.pend_cubes / 3, s.pend_multiplier / 5)
+    flat += (float(s.current == seat), float(s.first_player == seat))
+    flat += (0.0,) * 5
+    flat += _one_hot(8, min(s.marker, 7))
+    flat += (float(s.golden_turns >= -1), max(0, s.golden_turns) / 12, s.turn_count / 150)
+    flat.append(len(s.rewards_left) / 16)
     rewards = [0.0] * 12
     for t in s.rewards_left:
         rw = d.rewards[t]
-        rewards[(rw.level - 1) * 3 + ("blueprints", "coal", "yen").index(rw.gift)] += 0.25
-    parts.append(rewards)
-    parts.append([c / 3 for sp in s.spaces for c in sp])
-    parts.append([c / 3 for row in s.rows for c in row] + [0.0] * (6 * rows - 6 * len(s.rows)))
-    parts.append([o / 3 for o in s.owed])
-    parts.append([c / 7 for c in s.bag])
-    parts.append([float(o < 0) for o in s.factory_owner])
-    parts.append([s.machinery_supply / 24])
-    cities: list[float] = []
+        rewards[(rw.level - 1) * 3 + _GIFTS.index(rw.gift)] += 0.25
+    flat += rewards
+    for place in s.spaces:
+        flat += [c / 3 for c in place]
+    for row in s.rows[:rows]:
+        flat += [c / 3 for c in row]
+    flat += (0.0,) * (6 * (rows - min(rows, len(s.rows))))
+    owed = s.owed[: 5 + rows]
+    flat += [o / 3 for o in owed]
+    flat += (0.0,) * (5 + rows - len(owed))
+    flat += [c / 7 for c in s.bag]
+    flat += [float(o < 0) for o in s.factory_owner]
+    flat.append(s.machinery_supply / 24)
+    cells = _city_cells(d.neutral)
     for city in range(8):
+        goods, values, owners = s.city_goods[city], s.influence_value[city], s.influence_owner[city]
         for i in range(4):
-            owner = s.influence_owner[city][i]
-            cities += _one_hot(6, s.city_goods[city][i])
-            cities += [s.influence_value[city][i] / 6, d.neutral[i] / 3]
-            cities += [float(owner == seat), float(owner >= 0 and owner != seat), float(owner < 0)]
-            cities.append(0.0)
-    parts.append(cities)
-    parts.append(
-        [s.trains_in[r][p] / 4 for r in range(4) for p in seats]
-        + [s.ships_in[r][p] / 4 for r in range(4) for p in seats]
-    )
+            owner = owners[i]
+            good, value = goods[i], values[i]
+            owner_class = 0 if owner == seat else 1 if owner >= 0 else 2
+            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
+                flat += cells[i][good][value][owner_class]
+            else:
+                flat += _city_cell(good, value, d.neutral[i], owner_class)
+    for r in range(4):
+        trains = s.trains_in[r]
+        flat += [trains[p] / 4 for p in seats]
+    for r in range(4):
+        ships = s.ships_in[r]
+        flat += [ships[p] / 4 for p in seats]
     influence = [region_influence(s, r)[0] for r in range(4)]
-    players: list[float] = []
     for p in seats:
-        row = [s.yen[p] / 30, s.coal[p] / 10, s.blueprints[p] / 10, s.vp[p] / 100]
-        row += [s.money_pos[p] / 12, s.coal_pos[p] / 12, s.knowledge[p] / 10]
-        row += [s.workers[p].count(c) / 6 for c in range(6)] + [len(s.workers[p]) / 6]
+        start = len(flat)
+        flat += (s.yen[p] / 30, s.coal[p] / 10, s.blueprints[p] / 10, s.vp[p] / 100)
+        flat += (s.money_pos[p] / 12, s.coal_pos[p] / 12, s.knowledge[p] / 10)
+        workers = s.workers[p]
+        flat += [workers.count(c) / 6 for c in range(6)]
+        flat.append(len(workers) / 6)
         tiles = s.factory_tile[p]
-        row += [float(t >= 0) for t in tiles]
-        row += [d.factories[t].coal / 3 if t >= 0 else 0.0 for t in tiles]
-        row += [m / 2 for m in s.machine[p]] + [c / 4 for c in s.cubes[p]]
-        row += [s.machine_reserve[p] / 3, s.trains_placed[p] / 4, s.ships_placed[p] / 4]
-        row += [float(c) for c in s.contracts_done[p]]
-        row += [v / 2 for v in s.tiles_supply[p]] + [s.tiles_removed[p] / 10]
-        row += [m / 5 for m in s.achievements[p]]
-        k = len(s.workers[p])
-        row += [(d.worker_levels[k - 1] if k else 0) / 4]
-        row += [influence[r][p] / 20 for r in range(4)]
-        row += [sum(sc[p] for sc in s.scored) / 50]
-        players += row + [0.0] * (PLAYER_SIZE - len(row))
-    parts.append(players)
-    flat = [x for part in parts for x in part]
-    return np.asarray(flat, dtype=np.float32)
+        flat += [float(t >= 0) for t in tiles]
+        flat += [d.factories[t].coal / 3 if t >= 0 else 0.0 for t in tiles]
+        flat += [m / 2 for m in s.machine[p]]
+        flat += [c / 4 for c in s.cubes[p]]
+        flat += (s.machine_reserve[p] / 3, s.trains_placed[p] / 4, s.ships_placed[p] / 4)
+        flat += [float(c) for c in s.contracts_done[p]]
+        flat += [v / 2 for v in s.tiles_supply[p]]
+        flat.append(s.tiles_removed[p] / 10)
+        flat += [m / 5 for m in s.achievements[p]]
+        k = len(workers)
+        flat.append((d.worker_levels[k - 1] if k else 0) / 4)
+        flat += [influence[r][p] / 20 for r in range(4)]
+        flat.append(sum(sc[p] for sc in s.scored) / 50)
+        flat += (0.0,) * (PLAYER_SIZE - (len(flat) - start))
+    return np.array(flat, dtype=np.float32)

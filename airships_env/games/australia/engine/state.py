@@ -70,6 +70,8 @@ _LISTS: dict[str, int] = {
     "windmill_track": 1,
     "ranger_track": 1,
 }
+_FLAT_LISTS = tuple(name for name, depth in _LISTS.items() if depth == 1)
+_NESTED_LISTS = tuple(name for name, depth in _LISTS.items() if depth == 2)
 _INTS: tuple[str, ...] = (
     "num_players", "phase", "current", "actions_left", "step", "turn", "round",
     "pending_card", "pending_paid", "rangers_left", "track_used", "taken", "move_from",
@@ -158,11 +160,19 @@ class State:
 
     def clone(self) -> State:
         """An independent copy: lists copied, the generator's state copied, frozen data shared."""
-        copied: dict[str, Any] = {name: getattr(self, name) for name in _INTS}
-        for name, depth in _LISTS.items():
-            value = getattr(self, name)
-            copied[name] = [list(x) for x in value] if depth == 2 else list(value)
-        return State(data=self.data, options=self.options, rng=copy_generator(self.rng), **copied)
+        return self._clone_with(copy_generator(self.rng))
+
+    def _clone_with(self, rng: np.random.Generator | None) -> State:
+        """A copy of the lists and numbers with ``rng`` as its generator (a view has none)."""
+        new = object.__new__(State)  # every field is set below
+        new.data, new.options, new.rng = self.data, self.options, rng
+        for name in _INTS:
+            setattr(new, name, getattr(self, name))
+        for name in _FLAT_LISTS:
+            setattr(new, name, getattr(self, name).copy())
+        for name in _NESTED_LISTS:
+            setattr(new, name, [x.copy() for x in getattr(self, name)])
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :func:`state_from_dict` restores the identical state."""

@@ -33,11 +33,7 @@ def _hidden_cards(state: State, seat: int, back: int) -> list[int]:
 
 def _hidden_tiles(state: State) -> list[int]:
     """The values of the face-down tiles, sorted."""
-    return sorted(_face_down(state, r) for r in range(NUM_REGIONS) if _face_down(state, r))
-
-
-def _face_down(state: State, region: int) -> int:
-    return state.tile_value[region] if not state.tile_up[region] else 0
+    return sorted(v for v, up in zip(state.tile_value, state.tile_up, strict=True) if v and not up)
 
 
 def _deal(state: State, seat: int, cards: list[list[int]], tiles: list[int]) -> None:
@@ -59,12 +55,57 @@ def _deal(state: State, seat: int, cards: list[list[int]], tiles: list[int]) -> 
                 pile[i] = colours[position]
                 position += 1
         assert position == len(colours)
+    _deal_tiles(state, tiles)
+
+
+def _deal_tiles(state: State, tiles: list[int]) -> None:
+    """Put the face-down tiles' values (in order) on the face-down regions in region order."""
     position = 0
     for region in range(NUM_REGIONS):
-        if _face_down(state, region):
+        if state.tile_value[region] and not state.tile_up[region]:  # face down
             state.tile_value[region] = tiles[position]
             position += 1
     assert position == len(tiles)
+
+
+def _deal_sorted_cards(state: State, seat: int) -> None:
+    """In place, what ``_deal`` does with the sorted hidden cards (``_hidden_cards``), counted by
+    colour instead of listed: per back, the colours in ascending order go to the other hands in
+    seat order, then to the stack bottom to top, then to the set-aside cards."""
+    n = state.num_players
+    for back in range(NUM_BACKS):
+        base = back * NUM_COLOURS
+        counts = [0] * NUM_COLOURS
+        held = [0] * n
+        for other in range(n):
+            if other != seat:
+                hand = state.hands[other]
+                for c in range(NUM_COLOURS):
+                    counts[c] += hand[base + c]
+                    held[other] += hand[base + c]
+                    hand[base + c] = 0
+        stack, aside = state.stacks[back], state.set_aside[back]
+        for c in stack:
+            counts[c] += 1
+        for c in aside:
+            counts[c] += 1
+        colour = 0
+        for other in range(n):
+            need = held[other]
+            hand = state.hands[other]
+            while need:
+                while not counts[colour]:
+                    colour += 1
+                take = min(need, counts[colour])
+                hand[base + colour] += take
+                counts[colour] -= take
+                need -= take
+        for pile in (stack, aside):
+            for i in range(len(pile)):
+                while not counts[colour]:
+                    colour += 1
+                pile[i] = colour
+                counts[colour] -= 1
 
 
 def view(state: State, seat: int) -> State:
@@ -76,11 +117,10 @@ def view(state: State, seat: int) -> State:
     seat = int(seat)
     if state.view_seat >= 0 and state.view_seat != seat:
         raise ValueError(f"a view of seat {state.view_seat} cannot give seat {seat}'s view")
-    seen = state.clone()
-    seen.rng = None
+    seen = state._clone_with(None)  # the generator is not part of a view: never copied
     seen.view_seat = seat
-    cards = [_hidden_cards(state, seat, b) for b in range(NUM_BACKS)]
-    _deal(seen, seat, cards, _hidden_tiles(state))
+    _deal_sorted_cards(seen, seat)  # the hidden cards sorted and dealt in the fixed order
+    _deal_tiles(seen, _hidden_tiles(state))
     return seen
 
 

@@ -43,7 +43,7 @@ class RulesOptions:
     captured_tile: str = "returns"  # A10a: "returns" | "removed"
     neutral_competes: bool = True  # F2
     majority_ties: str = "split"  # F3: "split" | "lower"
-    marker_trigger: str = "space_empties"  # T4a: "space_empties" | "column_empties"
+    marker_trigger: str = "column_empties"  # T4a: "column_empties" | "space_empties"
 
     def __post_init__(self) -> None:
         if self.captured_tile not in ("returns", "removed"):
@@ -58,7 +58,7 @@ class RulesOptions:
             )
         if self.marker_trigger not in ("space_empties", "column_empties"):
             raise ValueError(
-                "marker_trigger: expected 'space_empties' or 'column_empties', "
+                "marker_trigger: expected 'column_empties' or 'space_empties', "
                 f"found {self.marker_trigger!r}"
             )
 

@@ -8,7 +8,6 @@ colours drawn by an action are returned in its record, so a log replays without 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from airships_env.chance import uniform_below
@@ -148,15 +147,19 @@ def _can_piece(s: State, p: int, kind: int, r: int) -> bool:
 
 
 def _assignable(demands: Iterable[int], goods_cubes: list[int], used: int) -> bool:
-    """A9: can the demands be paid with distinct goods not in ``used`` (bit set)?"""
-    need = list(demands)
+    """A9: can the demands be paid with distinct goods not in ``used`` (bit set)?
+
+    A good can pay a demand when it holds at least that many cubes, so the goods able to pay a
+    larger demand are among those able to pay a smaller one: the demands can be paid exactly
+    when the k-th largest demand is at most the k-th largest holding of the free goods.
+    """
+    need = sorted(demands, reverse=True)
     if not need:
         return True
-    free = [g for g in range(NUM_GOODS) if not used >> g & 1]
-    for combo in permutations(free, len(need)):
-        if all(goods_cubes[g] >= c for g, c in zip(combo, need, strict=True)):
-            return True
-    return False
+    have = sorted((goods_cubes[g] for g in range(NUM_GOODS) if not used >> g & 1), reverse=True)
+    if len(have) < len(need):
+        return False
+    return all(h >= c for h, c in zip(have, need, strict=False))
 
 
 def _can_contract(s: State, p: int, k: int) -> bool:
@@ -196,6 +199,8 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
     """T2: can action ``kind`` be performed at least once by ``p``?"""
     d = s.data
     if kind == A.K_INVEST:
+        if s.yen[p] < d.invest_cost:  # the cost every tile needs: no tile to try
+            return False
         return any(_can_invest_tile(s, p, t) for t in range(len(d.factories)))
     if kind == A.K_TECHNOLOGY:
         return s.yen[p] >= d.machine_cost and (
@@ -210,8 +215,12 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
     if kind in (A.K_TRAINS, A.K_SHIPS):
         return any(_can_piece(s, p, kind, r) for r in range(NUM_REGIONS))
     if kind == A.K_EXPORT:
+        if not any(s.cubes[p]):  # every demand needs a cube
+            return False
         return any(_can_contract(s, p, k) for k in range(NUM_CONTRACTS))
     if kind == A.K_MARKET:
+        if not any(s.cubes[p]):  # a space needs a cube of its good
+            return False
         return any(_can_space(s, p, sp) for sp in range(NUM_CITIES * SPACES_PER_CITY))
     raise AssertionError(kind)
 

@@ -40,6 +40,9 @@ _FIELDS: dict[str, int] = {
     "machine_reserve": 1, "trains_placed": 1, "ships_placed": 1, "contracts_done": 2,
     "tiles_supply": 2, "tiles_removed": 1, "achievements": 2, "last_turn": 1,
 }  # fmt: skip
+_INT_FIELDS = tuple(name for name, depth in _FIELDS.items() if depth == 0)
+_FLAT_FIELDS = tuple(name for name, depth in _FIELDS.items() if depth == 1)
+_NESTED_FIELDS = tuple(name for name, depth in _FIELDS.items() if depth == 2)
 
 
 @dataclass(slots=True)
@@ -127,23 +130,25 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (lists copied, generator copied, components shared)."""
-        new = State(self.data, self.options, copy_generator(self.rng))
-        for name, depth in _FIELDS.items():
-            value = getattr(self, name)
-            if depth == 1:
-                value = list(value)
-            elif depth == 2:
-                value = [list(v) for v in value]
-            setattr(new, name, value)
-        new.is_view = self.is_view
+        return self._clone_with(copy_generator(self.rng))
+
+    def _clone_with(self, rng: np.random.Generator | None) -> State:
+        """A copy of the numbers and lists with ``rng`` as its generator (a view has none)."""
+        new = object.__new__(State)  # every field is set below: no default lists to discard
+        new.data, new.options, new.rng, new.is_view = self.data, self.options, rng, self.is_view
+        for name in _INT_FIELDS:
+            setattr(new, name, getattr(self, name))
+        for name in _FLAT_FIELDS:
+            setattr(new, name, getattr(self, name).copy())
+        for name in _NESTED_FIELDS:
+            setattr(new, name, [v.copy() for v in getattr(self, name)])
         return new
 
     def view(self, seat: int) -> State:
         """What ``seat`` sees (V1): everything but the bag's order; no generator; frozen."""
         if not 0 <= seat < self.num_players:
             raise ValueError(f"seat {seat} is outside 0..{self.num_players - 1}")
-        new = self.clone()
-        new.rng = None
+        new = self._clone_with(None)  # the generator is not part of a view: never copied
         new.is_view = True
         return new
 
