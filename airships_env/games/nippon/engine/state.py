@@ -174,38 +174,38 @@ class State:
         return out
 
 
-def state_from_dict(d: Mapping[str, Any], data: NipponData | None = None) -> State:
+def state_from_dict(data: Mapping[str, Any], components: NipponData | None = None) -> State:
     """The state ``State.to_dict`` wrote; LogError naming the field when it cannot be read."""
-    if not isinstance(d, Mapping) or d.get("game") != "nippon" or d.get("format") != 1:
+    if not isinstance(data, Mapping) or data.get("game") != "nippon" or data.get("format") != 1:
         raise LogError("state: expected a Nippon state (game 'nippon', format 1)")
-    meta = d.get("data")
+    meta = data.get("data")
     if not isinstance(meta, Mapping):
         raise LogError("state: field 'data': expected the components' name, path and digest")
-    if data is None:
-        data = load_data(str(meta.get("path") or ""))
-    if data.digest != meta.get("digest"):
+    if components is None:
+        components = load_data(str(meta.get("path") or ""))
+    if components.digest != meta.get("digest"):
         raise LogError(
             f"state: field 'data': saved with components digest {meta.get('digest')!r}, "
-            f"loaded {data.digest!r} ({data.path or 'the default file'})"
+            f"loaded {components.digest!r} ({components.path or 'the default file'})"
         )
-    opts = d.get("options")
+    opts = data.get("options")
     try:
         options = RulesOptions(**dict(opts)) if isinstance(opts, Mapping) else RulesOptions()
     except (TypeError, ValueError) as exc:
         raise LogError(f"state: field 'options': {exc}") from exc
     rng: np.random.Generator | None = None
-    if d.get("rng") is not None:
+    if data.get("rng") is not None:
         try:
             bit = np.random.PCG64()
-            bit.state = dict(d["rng"])  # type: ignore[assignment]
+            bit.state = dict(data["rng"])  # type: ignore[assignment]
             rng = np.random.Generator(bit)
         except (TypeError, ValueError, KeyError) as exc:
             raise LogError(f"state: field 'rng': not a PCG64 state ({exc})") from exc
-    state = State(data, options, rng)
+    state = State(components, options, rng)
     for name, depth in _FIELDS.items():
-        if name not in d:
+        if name not in data:
             raise LogError(f"state: field {name!r} is missing")
-        value = d[name]
+        value = data[name]
         try:
             if depth == 0:
                 if not isinstance(value, int) or isinstance(value, bool):
@@ -219,5 +219,5 @@ def state_from_dict(d: Mapping[str, Any], data: NipponData | None = None) -> Sta
                 f"state: field {name!r}: expected {'an integer' if depth == 0 else 'integer lists'}"
             ) from exc
         setattr(state, name, value)
-    state.is_view = bool(d.get("is_view", False))
+    state.is_view = bool(data.get("is_view", False))
     return state
