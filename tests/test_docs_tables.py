@@ -3,7 +3,6 @@ of ``airships_env.engine.actions``, the layout of ``airships_env.observation``).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
@@ -12,6 +11,7 @@ import pytest
 
 from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS
 from airships_env.observation import observation_high, observation_layout, observation_size
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "airships"
@@ -19,11 +19,7 @@ DOCS = ROOT / "docs" / "airships"
 
 def generator() -> ModuleType:
     """scripts/docs_tables.py, the pages' generator."""
-    spec = importlib.util.spec_from_file_location("docs_tables", ROOT / "scripts/docs_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("docs_tables")
 
 
 @pytest.mark.parametrize("page", ["ACTIONS.md", "OBSERVATION.md"])

@@ -3,28 +3,17 @@ test run, so this checks only that its mutations still point at lines of today's
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
+
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "mutation_run.py"
 RULES = ROOT / "docs" / "airships" / "RULES.md"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutation_run", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_mutation_changes_one_line_that_is_in_the_source() -> None:
-    script = _script()
+    script = load_script("mutation_run")
     mutations = script.MUTATIONS
     assert len({m.name for m in mutations}) == len(mutations)
     rule_ids = set(re.findall(r"^- ([A-Z][0-9]+[a-z]?) ", RULES.read_text(encoding="utf-8"), re.M))
@@ -39,7 +28,7 @@ def test_every_mutation_changes_one_line_that_is_in_the_source() -> None:
 
 
 def test_a_line_that_moved_on_is_named() -> None:
-    script = _script()
+    script = load_script("mutation_run")
     stale = script.Mutation("x", "T6", "airships_env/engine/rules.py", "no such line", "", ())
     try:
         script.target_line(stale)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -331,24 +331,8 @@ def arena(
     """The candidate's mean win share over ``arena.deals`` deals, each played once per seat of
     the candidate (the other seats: the best network)."""
     n = config.num_players
-    seat_nets = [
-        [candidate if seat == own else best for seat in range(n)]
-        for _deal in range(config.arena.deals)
-        for own in range(n)
-    ]
-    # Paired games: the n games of a deal share its seed.
-    deals = [int(seed) for seed in rng.integers(2**63, size=config.arena.deals)]
-    played = play_games(
-        seat_nets,
-        config,
-        rng,
-        sims=config.arena.sims,
-        noise=False,
-        record=False,
-        timer=timer,
-        seeds=[seed for seed in deals for _own in range(n)],
-    )
-    return float(np.mean([shares[index % n] for index, shares in enumerate(played.shares)]))
+    lineup = [lambda own: [candidate if seat == own else best for seat in range(n)]]
+    return paired_shares(lineup, config.arena.deals, config, rng, timer)[0]
 
 
 def anchor_score(
@@ -360,27 +344,38 @@ def anchor_score(
     """Each network's mean win share against the anchor (the native heuristic in every other
     seat) over the same ``arena.anchor_deals`` deals, each played once per seat of the network."""
     n = config.num_players
-    deals = [int(seed) for seed in rng.integers(2**63, size=config.arena.anchor_deals)]
-    seat_nets: list[list[PolicyValueNet | None]] = [
-        [net if seat == own else None for seat in range(n)]
-        for net in nets
-        for _deal in deals
-        for own in range(n)
+    lineups = [
+        lambda own, net=net: [net if seat == own else None for seat in range(n)] for net in nets
     ]
+    return paired_shares(lineups, config.arena.anchor_deals, config, rng, timer)
+
+
+def paired_shares(
+    lineups: Sequence[Callable[[int], Sequence[PolicyValueNet | None]]],
+    deals: int,
+    config: AZConfig,
+    rng: np.random.Generator,
+    timer: Timer,
+) -> list[float]:
+    """For each lineup (the seats' networks when the measured one sits at ``own``), the measured
+    network's mean win share over ``deals`` deals drawn from ``rng``, each played once per seat
+    (paired games); every lineup meets the same deals. No noise, ``arena.sims`` simulations."""
+    n = config.num_players
+    seeds = [int(seed) for seed in rng.integers(2**63, size=deals)]
     played = play_games(
-        seat_nets,
+        [lineup(own) for lineup in lineups for _seed in seeds for own in range(n)],
         config,
         rng,
         sims=config.arena.sims,
         noise=False,
         record=False,
         timer=timer,
-        seeds=[seed for _net in nets for seed in deals for _own in range(n)],
+        seeds=[seed for _lineup in lineups for seed in seeds for _own in range(n)],
     )
-    per_net = len(deals) * n
+    per_lineup = deals * n
     return [
-        float(np.mean([played.shares[k * per_net + i][i % n] for i in range(per_net)]))
-        for k in range(len(nets))
+        float(np.mean([played.shares[k * per_lineup + i][i % n] for i in range(per_lineup)]))
+        for k in range(len(lineups))
     ]
 
 

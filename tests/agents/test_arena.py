@@ -33,6 +33,7 @@ from agents.stats import summarize
 from airships_env.engine import GameState, new_game
 from airships_env.policy import Decision, RandomPolicy
 from airships_env.registry import get_game
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("seconds", "think_seconds")
@@ -377,16 +378,8 @@ def test_a_game_that_does_not_end_is_an_error():
 # ---------------------------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------------------------
-def _script(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"script_{name}", ROOT / "scripts" / name)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_arena_command_json_is_the_last_line(capsys: pytest.CaptureFixture[str], tmp_path: Path):
-    script = _script("arena.py")
+    script = load_script("arena")
     status = script.main(
         [
             "--agents",
@@ -557,7 +550,7 @@ def test_errored_games_are_not_recorded_and_are_retried(tmp_path: Path):
 
 
 def test_arena_command_exits_non_zero_when_games_errored(capsys, tmp_path: Path):
-    main = _script("arena.py").main
+    main = load_script("arena").main
 
     out = tmp_path / "r.jsonl"
     argv = ["--agents", f"random,{FAIL_SPEC}", "--games", "8", "--workers", "1"]

@@ -3,10 +3,8 @@ dealt again from its seed and replayed; every record and the final state must be
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -17,6 +15,7 @@ from airships_env.games.australia.engine import (
     new_game,
     replay_action,
 )
+from tests.scripts import load_script
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 NAMES = [f"{n}p_{variant}" for n in (2, 3, 4, 5) for variant in ("simple", "full")]
@@ -51,21 +50,10 @@ def test_a_changed_record_does_not_replay() -> None:
         replay_action(state, ActionRecord.from_dict(first))
 
 
-def _digest_script() -> ModuleType:
-    root = Path(__file__).resolve().parent.parent.parent
-    spec = importlib.util.spec_from_file_location(
-        "observation_digests", root / "scripts" / "observation_digests.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_the_observations_and_legal_actions_along_a_golden_game_are_unchanged(name: str) -> None:
     """Every seat's observation and the legal actions at every state hash to the recorded
     digest (scripts/observation_digests.py): a faster encoder must give the same vectors."""
-    script = _digest_script()
+    script = load_script("observation_digests")
     stored = json.loads((GOLDEN / script.FILE_NAME).read_text(encoding="utf-8"))
     assert script.australia_digest(name) == stored[name]

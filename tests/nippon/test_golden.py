@@ -3,31 +3,20 @@ them (re-record with the script after changing the engine, the data file or the 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from airships_env.game_log import read_game_log, replay_log
 from airships_env.games.nippon import GAME
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "nippon"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "nippon_golden", ROOT / "scripts" / "nippon_golden.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = _script()
+SCRIPT = load_script("nippon_golden")
 GAMES = SCRIPT.GAMES
 game_name = SCRIPT.game_name
 STEMS = [game_name(n, agents) for n, _, agents in GAMES]
@@ -64,20 +53,10 @@ def test_the_bots_still_play_the_golden_game(
     assert again.header == golden.header
 
 
-def _digest_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "observation_digests", ROOT / "scripts" / "observation_digests.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_observations_and_legal_actions_along_a_golden_game_are_unchanged(stem: str) -> None:
     """Every seat's observation and the legal actions at every state hash to the recorded
     digest (scripts/observation_digests.py): a faster encoder must give the same vectors."""
-    script = _digest_script()
+    script = load_script("observation_digests")
     stored = json.loads((GOLDEN / script.FILE_NAME).read_text(encoding="utf-8"))
     assert script.nippon_digest(stem) == stored[stem]
