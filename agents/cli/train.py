@@ -189,10 +189,10 @@ def main(argv: list[str] | None = None) -> int:
             config = config.replace(total_timesteps=args.total_timesteps)
         check_batch(config, config.resolved_n_envs())
         if args.profile is not None:
-            from agents.training.config import NATIVE_TRAINING_GAMES
+            from agents.training.config import NATIVE_VEC_ENV_GAMES
 
-            if config.game not in NATIVE_TRAINING_GAMES:
-                raise ConfigError(f"--profile: only {', '.join(NATIVE_TRAINING_GAMES)} has it")
+            if config.game not in NATIVE_VEC_ENV_GAMES:
+                raise ConfigError(f"--profile: only {', '.join(NATIVE_VEC_ENV_GAMES)} has it")
             if args.profile < 1:
                 raise ConfigError(f"--profile: expected a positive step count, got {args.profile}")
             from agents.training.profile import profile

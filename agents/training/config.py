@@ -287,9 +287,10 @@ def resolve_device(device: str) -> str:
     return "cpu"
 
 
-#: The games with the native vector environment, imitation (``pretrain``) and ``--profile``;
-#: every registered game trains in Python environments (``vec_env: subproc`` or ``dummy``).
-NATIVE_TRAINING_GAMES = ("airships",)
+#: The games with a native vector environment (``vec_env: native``); every registered game
+#: trains in Python environments (``vec_env: subproc`` or ``dummy``), with imitation
+#: (``pretrain``), ``--profile`` and the RLlib backend.
+NATIVE_VEC_ENV_GAMES = ("airships",)
 
 
 def check_game(game: str, counts: dict[str, int | None], source: str) -> None:
@@ -320,8 +321,7 @@ def _cross_check(config: TrainConfig, source: str) -> None:
         source,
     )
     league, evaluation = config.league, config.evaluation
-    if config.game not in NATIVE_TRAINING_GAMES:
-        check_game_agents(config, source)
+    check_game_agents(config, source)
     if sum(league.bots.values()) <= 0:
         # Before the first snapshot the pool is empty: somebody must fill the other seats.
         raise ConfigError(
@@ -365,25 +365,22 @@ def _cross_check(config: TrainConfig, source: str) -> None:
 
 
 def check_game_agents(config: TrainConfig, source: str) -> None:
-    """What a game other than Airships trains with: Python environments, its own agents, no
-    imitation; errors name the file and the key."""
+    """The agents a config names (league bots, evaluation opponents, the teacher) are the
+    game's, and a game without a native core trains in Python environments; errors name the
+    file, the key and the game's agents."""
     from agents.registry import agents_for, parse_spec
 
     game = config.game
-    if config.vec_env == "native":
+    if config.vec_env == "native" and game not in NATIVE_VEC_ENV_GAMES:
         raise ConfigError(
             f"{source}: vec_env: expected subproc or dummy for {game} (the native vector "
-            f"environment is {', '.join(NATIVE_TRAINING_GAMES)}'s), found 'native'"
-        )
-    if config.pretrain.teacher is not None:
-        raise ConfigError(
-            f"{source}: pretrain.teacher: expected null for {game} (imitation is "
-            f"{', '.join(NATIVE_TRAINING_GAMES)}'s), found {config.pretrain.teacher!r}"
+            f"environment is {', '.join(NATIVE_VEC_ENV_GAMES)}'s), found 'native'"
         )
     known = agents_for(game)
     keyed = [
         *(("league.bots", spec) for spec in config.league.bots),
         *(("evaluation.opponents", spec) for spec in config.evaluation.opponents),
+        *((("pretrain.teacher", config.pretrain.teacher),) if config.pretrain.teacher else ()),
     ]
     for key, spec in keyed:
         name, _ = parse_spec(spec, game)

@@ -4,19 +4,27 @@ PPO from random weights spends its first million steps rediscovering what a hand
 already knows (which expansions build a dice engine, when a chip is worth keeping). Cloning the
 bot first puts the learner at the bot's level in minutes; PPO then only has to improve on it.
 
-1. :func:`collect_demonstrations`: the teacher (an agent spec, usually ``heuristic``) plays every
-   seat of ``games`` seeded games on the engine; every decision of every seat is recorded as
-   the learner would see it: the seat's observation vector (:mod:`airships_env.observation`),
-   its legal-action mask and the teacher's action, plus the seat's discounted return under the
-   training reward (:func:`airships_env.aec.game_rewards`, discounted by ``gamma`` per own
-   decision, as the learner's environment gives it). Game ``g`` is fixed by ``(seed, g)`` alone
-   (the arena's ``deal_seed(seed, g)`` and ``agent_rng(seed, g, seat)``), whatever the number
-   of workers. Games cut at ``max_turns`` are dropped (they have no
-   result to learn a value from).
+1. :func:`collect_demonstrations`: the teacher (an agent spec of the game, usually
+   ``heuristic``) plays every seat of ``games`` seeded games on the game's engine; every
+   decision of every seat is recorded as the learner would see it: the seat's observation
+   vector, its legal-action mask and the teacher's action, plus the seat's discounted return
+   under the training reward (discounted by ``gamma`` per own decision, as the learner's
+   environment gives it). Game ``g`` is fixed by ``(seed, g)`` alone (the arena's
+   ``deal_seed(seed, g)`` and the teachers' own generators ``agent_rng(seed, g, seat)``),
+   whatever the number of workers. Games cut at ``max_turns`` are dropped (they have no result
+   to learn a value from).
+
+   Airships plays on its engine directly (:mod:`airships_env.observation`,
+   :func:`airships_env.aec.game_rewards`, ``max_turns`` in turns), as its training env does.
+   Every other registered game plays through the game protocol (``game.new_state``,
+   :meth:`~airships_env.policy.Decision.for_game`, the rewards of
+   :func:`~airships_env.game_aec.outcome_rewards`, ``max_turns`` in actions): what its
+   :class:`~airships_env.game_aec.GameAEC`, and so its PPO learner, sees.
 2. :func:`clone_policy`: supervised training of a MaskablePPO policy on them: the actor by
    cross-entropy on the masked action distribution, the critic by squared error on the returns
    (so PPO's first advantages are not noise that would wash the clone out). The last
-   ``validation`` share of the games is held out to report accuracy and value error.
+   ``validation`` share of the games is held out to report accuracy and value error, beside
+   the accuracy a uniform choice among the legal actions would have.
 
 The teacher sees a :class:`~airships_env.policy.Decision` only (public information), so nothing
 hidden reaches the demonstrations either.
@@ -30,17 +38,22 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.arena import agent_rng, deal_seed
+from agents.games import DEFAULT_GAME
 from agents.registry import make_agent
 from agents.workers import single_threaded_workers
 from airships_env.aec import game_rewards
 from airships_env.engine import new_game
-from airships_env.policy import Decision
+from airships_env.game_aec import outcome_rewards
+from airships_env.policy import Decision, Policy
+from airships_env.protocol import Game
+from airships_env.registry import get_game
 
 #: Games per task handed to a worker (small enough for a smooth progress bar).
 CHUNK_GAMES = 25
@@ -79,6 +92,54 @@ class Demonstrations:
             )
 
 
+#: One decision of a teacher game: (seat, observation, int8 mask, action).
+Row = tuple[int, np.ndarray, np.ndarray, int]
+
+
+def _airships_game(
+    teachers: list[Policy], num_players: int, deal: int, reward: str, max_turns: int | None
+) -> tuple[list[Row], list[float] | None]:
+    """One Airships teacher game on its engine (the fast path, cut after ``max_turns`` turns);
+    its decisions and final rewards (None for a game cut short)."""
+    state = new_game(num_players, seed=deal)
+    rows: list[Row] = []
+    while not state.is_terminal():
+        if max_turns is not None and state.turn > max_turns:
+            return rows, None
+        decision = Decision.from_state(state)
+        action = teachers[decision.seat].act(decision)
+        rows.append((decision.seat, decision.observation, decision.action_mask, action))
+        state.apply_action(action)
+    return rows, game_rewards(state, reward)
+
+
+def _protocol_game(
+    game: Game,
+    teachers: list[Policy],
+    num_players: int,
+    deal: int,
+    reward: str,
+    max_turns: int | None,
+) -> tuple[list[Row], list[float] | None]:
+    """One teacher game of any registered game through the protocol: observed as its
+    :class:`~airships_env.game_aec.GameAEC` observes it (``game.observe`` of the seat's view),
+    cut after ``max_turns`` actions as that env truncates; decisions and final rewards."""
+    state = game.new_state(num_players, seed=deal)
+    rows: list[Row] = []
+    played = 0
+    while not state.is_terminal():
+        if max_turns is not None and played >= max_turns:
+            return rows, None
+        decision = Decision.for_game(game, state)
+        action = teachers[decision.seat].act(decision)
+        rows.append((decision.seat, decision.observation, decision.action_mask, action))
+        state.apply_action(action)
+        played += 1
+    outcome = state.outcome()
+    assert outcome is not None  # a terminal state has one
+    return rows, outcome_rewards(outcome, reward, float(getattr(game, "score_scale", 1.0)))
+
+
 def _play_chunk(
     teacher: str,
     num_players: int,
@@ -87,44 +148,47 @@ def _play_chunk(
     reward: str,
     gamma: float,
     max_turns: int | None,
+    game: str = DEFAULT_GAME,
 ) -> tuple[list[np.ndarray], int]:
     """Play the given games with the teacher in every seat; returns row blocks and drops."""
-    teachers = [make_agent(teacher) for _ in range(num_players)]
+    teachers = [_make_teacher(teacher, game) for _ in range(num_players)]
+    rules = None if game == DEFAULT_GAME else get_game(game)
     observations, masks, actions, returns, games = [], [], [], [], []
     dropped = 0
-    for game in game_indices:
-        state = new_game(num_players, seed=deal_seed(seed, game))
+    for index in game_indices:
         for seat, agent in enumerate(teachers):
-            agent.reset(seat, num_players, agent_rng(seed, game, seat))
-        rows: list[tuple[int, np.ndarray, np.ndarray, int]] = []
-        while not state.is_terminal():
-            if max_turns is not None and state.turn > max_turns:
-                break
-            decision = Decision.from_state(state)
-            action = teachers[decision.seat].act(decision)
-            rows.append((decision.seat, decision.observation, decision.action_mask, action))
-            state.apply_action(action)
-        if not state.is_terminal():
+            agent.reset(seat, num_players, agent_rng(seed, index, seat))
+        deal = deal_seed(seed, index)
+        if rules is None:
+            rows, final = _airships_game(teachers, num_players, deal, reward, max_turns)
+        else:
+            rows, final = _protocol_game(rules, teachers, num_players, deal, reward, max_turns)
+        if final is None:
             dropped += 1
             continue
-        final = game_rewards(state, reward)
         # The learner's reward arrives with its last decision: discount by own decisions left.
         remaining = [0] * num_players
         discounted = np.empty(len(rows), dtype=np.float32)
-        for index in range(len(rows) - 1, -1, -1):
-            seat = rows[index][0]
-            discounted[index] = final[seat] * gamma ** remaining[seat]
+        for row in range(len(rows) - 1, -1, -1):
+            seat = rows[row][0]
+            discounted[row] = final[seat] * gamma ** remaining[seat]
             remaining[seat] += 1
         observations.append(np.stack([row[1] for row in rows]))
         masks.append(np.stack([row[2] for row in rows]).astype(bool))
         actions.append(np.array([row[3] for row in rows], dtype=np.int64))
         returns.append(discounted)
-        games.append(np.full(len(rows), game, dtype=np.int64))
+        games.append(np.full(len(rows), index, dtype=np.int64))
     blocks = [
         np.concatenate(part) if part else np.empty(0)
         for part in (observations, masks, actions, returns, games)
     ]
     return blocks, dropped
+
+
+def _make_teacher(teacher: str, game: str) -> Policy:
+    """The teacher agent of ``game`` (Airships' names without a game, as its league makes
+    them)."""
+    return make_agent(teacher, game=None if game == DEFAULT_GAME else game)
 
 
 def _chunks(games: int) -> Iterator[list[int]]:
@@ -143,18 +207,28 @@ def collect_demonstrations(
     max_turns: int | None = 300,
     workers: int = 1,
     progress: bool = False,
+    game: str = DEFAULT_GAME,
 ) -> Demonstrations:
-    """Play ``games`` teacher games and record every decision (see the module docstring)."""
+    """Play ``games`` teacher games of ``game`` and record every decision (see the module
+    docstring)."""
     from tqdm import tqdm
 
-    make_agent(teacher)  # a bad spec fails here, before any worker starts
-    arguments = (teacher, num_players, seed)
-    options = (reward, gamma, max_turns)
+    _make_teacher(teacher, game)  # a bad spec fails here, before any worker starts
+    play = partial(
+        _play_chunk,
+        teacher,
+        num_players,
+        seed,
+        reward=reward,
+        gamma=gamma,
+        max_turns=max_turns,
+        game=game,
+    )
     results: dict[int, tuple[list[np.ndarray], int]] = {}
     bar = tqdm(
         total=games,
         disable=not progress,
-        desc=f"teacher games ({teacher})",
+        desc=f"teacher games ({teacher})" if game == DEFAULT_GAME else f"{game} games ({teacher})",
         unit="game",
         dynamic_ncols=True,
         file=sys.stderr,
@@ -162,16 +236,13 @@ def collect_demonstrations(
     with bar:
         if workers <= 1:
             for chunk in _chunks(games):
-                results[chunk[0]] = _play_chunk(*arguments, chunk, *options)
+                results[chunk[0]] = play(chunk)
                 bar.update(len(chunk))
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as executor:
                 with single_threaded_workers():  # the executor starts its processes on submit
-                    futures = {
-                        executor.submit(_play_chunk, *arguments, chunk, *options): chunk
-                        for chunk in _chunks(games)
-                    }
+                    futures = {executor.submit(play, chunk): chunk for chunk in _chunks(games)}
                 for future, chunk in futures.items():
                     results[chunk[0]] = future.result()
                     bar.update(len(chunk))
@@ -202,14 +273,16 @@ class CloneReport:
     validation_value_mse: float | None
     return_variance: float
     seconds: float
+    uniform_accuracy: float  # a uniform choice among the legal actions on the measured rows
 
     def text(self) -> str:
         """One line for the log."""
         held_out = (
-            f"held-out accuracy {self.validation_accuracy:.3f}, value error "
+            f"held-out accuracy {self.validation_accuracy:.3f} (uniform over the legal "
+            f"actions: {self.uniform_accuracy:.3f}), value error "
             f"{self.validation_value_mse:.4f} (return variance {self.return_variance:.4f})"
             if self.validation_accuracy is not None
-            else "no held-out games"
+            else f"no held-out games (uniform over the legal actions: {self.uniform_accuracy:.3f})"
         )
         return (
             f"cloned the teacher on {self.train_rows} decisions in {self.epochs} epochs "
@@ -225,6 +298,13 @@ def _split(demos: Demonstrations, validation: float) -> tuple[np.ndarray, np.nda
         return np.arange(len(demos)), np.empty(0, dtype=np.int64)
     held_out = demos.games >= game_ids[len(game_ids) - held]
     return np.flatnonzero(~held_out), np.flatnonzero(held_out)
+
+
+def uniform_accuracy(demos: Demonstrations, rows: np.ndarray) -> float:
+    """The expected accuracy of a uniform choice among the legal actions on ``rows``."""
+    if not len(rows):
+        return 0.0
+    return float(np.mean(1.0 / demos.masks[rows].sum(axis=1)))
 
 
 def _measure(
@@ -302,4 +382,5 @@ def clone_policy(
         validation_value_mse=held_mse,
         return_variance=float(np.var(demos.returns)),
         seconds=time.perf_counter() - started,
+        uniform_accuracy=uniform_accuracy(demos, held_rows if len(held_rows) else train_rows),
     )

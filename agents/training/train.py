@@ -249,6 +249,7 @@ def pretrain(
             max_turns=config.max_turns,
             workers=settings.workers if settings.workers is not None else default_workers(),
             progress=progress,
+            game=config.game,
         )
         demos.save(demos_path)
     import torch

@@ -1,7 +1,7 @@
 """Training any registered game: a tiny MaskablePPO run on Nippon through ``airships train
 --game``, its model played by the arena and ``airships evaluate`` as ``ppo:path=...``, an exact
-resume, and the clear errors (a config asking for what only Airships has, a model of another
-game)."""
+resume, and the clear errors (a config asking for what only Airships has or agents the game
+lacks, a model of another game)."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_a_resumed_nippon_run_continues_its_games(
     [
         ({"vec_env": "native"}, "vec_env: expected subproc or dummy for nippon"),
         ({"league": {"bots": {"az": 1.0}}}, "league.bots: expected a known agent of nippon"),
-        ({"pretrain": {"teacher": "random"}}, "pretrain.teacher: expected null for nippon"),
+        ({"pretrain": {"teacher": "az"}}, "pretrain.teacher: expected a known agent of nippon"),
         ({"num_players": 5}, "num_players: expected 2 to 4"),
     ],
 )
