@@ -283,6 +283,13 @@ class PPOAgent(NetPolicy):
         net = ActorNet(path, self.game) if path is not None else _NO_NET
         super().__init__(net, deterministic, name)
 
+    @staticmethod
+    def ships_for(game: Game | str) -> bool:
+        """Whether ``game`` has a bundled policy for at least one of its player counts (else
+        its ``ppo`` plays only with ``path=``)."""
+        rules = _game(game)
+        return any(bundled_model(n, rules.name).exists() for n in rules.player_counts)
+
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Take this game's generator; without a path, load the bundled model for this game."""
         super().reset(seat, num_players, rng)
