@@ -93,3 +93,10 @@ def test_the_shipped_configs_train_clockwork_from_a_clone_of_the_heuristic(playe
     assert (config.game, config.num_players) == ("clockwork", players)
     assert config.vec_env == "subproc" and config.pretrain.teacher == "heuristic"
     assert config.run_dir() == Path("runs") / f"clockwork_ppo_{players}p"
+
+
+def test_evaluate_takes_the_recorded_table_size() -> None:
+    # Clockwork's observation is one size for 2-4 players: only the record tells them apart.
+    from agents.training.evaluate import model_players
+
+    assert [model_players(bundled_model(n, "clockwork")) for n in COUNTS] == list(COUNTS)
