@@ -26,6 +26,7 @@ __all__ = [
     "file_game",
     "game_name",
     "model_game",
+    "recorded_players",
     "resolve_game",
     "write_model_game",
 ]
@@ -69,27 +70,54 @@ def file_game(data: Mapping[str, Any], source: str = "<file>") -> str:
     return name
 
 
-#: The entry of a saved stable-baselines3 model zip that names its game (absent: Airships).
+#: The entry of a saved stable-baselines3 model zip that names its game (absent: Airships) and
+#: the player count it was trained for (``"players"``; absent in zips saved before it was kept).
 MODEL_GAME_ENTRY = "game.json"
 
 
-def write_model_game(path: str | os.PathLike[str], game: str) -> None:
-    """Record ``game`` in a saved model zip (stable-baselines3 ignores the extra entry)."""
+def write_model_game(path: str | os.PathLike[str], game: str, players: int | None = None) -> None:
+    """Record ``game`` (and the table size ``players``, when given) in a saved model zip
+    (stable-baselines3 ignores the extra entry)."""
+    entry: dict[str, Any] = {"game": game}
+    if players is not None:
+        entry["players"] = check_player_count(game, players)
     with zipfile.ZipFile(path, "a") as archive:
         if MODEL_GAME_ENTRY not in archive.namelist():
-            archive.writestr(MODEL_GAME_ENTRY, json.dumps({"game": game}))
+            archive.writestr(MODEL_GAME_ENTRY, json.dumps(entry))
 
 
-def model_game(path: str | os.PathLike[str]) -> str:
-    """The game a saved model zip was trained for (a zip without the entry: Airships); a bad
-    entry is a ValueError naming the file."""
+def _model_entry(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The game entry of a model zip (None when it has none); a bad one is a ValueError."""
     with zipfile.ZipFile(path) as archive:
         if MODEL_GAME_ENTRY not in archive.namelist():
-            return DEFAULT_GAME
+            return None
         try:
             data = json.loads(archive.read(MODEL_GAME_ENTRY))
         except ValueError as exc:
             raise ValueError(f"{path}: {MODEL_GAME_ENTRY}: not valid JSON ({exc})") from exc
     if not isinstance(data, dict):
         raise ValueError(f"{path}: {MODEL_GAME_ENTRY}: expected a mapping, found {data!r}")
+    return data
+
+
+def model_game(path: str | os.PathLike[str]) -> str:
+    """The game a saved model zip was trained for (a zip without the entry: Airships); a bad
+    entry is a ValueError naming the file."""
+    data = _model_entry(path)
+    if data is None:
+        return DEFAULT_GAME
     return file_game(data, f"{path}: {MODEL_GAME_ENTRY}")
+
+
+def recorded_players(path: str | os.PathLike[str]) -> int | None:
+    """The player count a saved model zip records it was trained for (None: not recorded; the
+    observation size may still tell); a bad entry is a ValueError naming the file."""
+    data = _model_entry(path)
+    if data is None or "players" not in data:
+        return None
+    players = data["players"]
+    game = file_game(data, f"{path}: {MODEL_GAME_ENTRY}")
+    try:
+        return check_player_count(game, players)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {MODEL_GAME_ENTRY}: players: {exc}") from None

@@ -5,11 +5,15 @@ arrays (:class:`ActorNet`); :class:`NetPolicy` plays it with the legal-action ma
 argmax, or a masked sample drawn from the agent's own generator. The same code plays the
 bundled models (``ppo:path=...``) and the frozen snapshots of the training league.
 
-A model zip records its game (``game.json``, :func:`agents.games.model_game`; none: Airships).
-An actor is loaded for one game and refuses a zip of another, or one whose action count or
-observation size is not that game's. Airships' ``ppo`` is :class:`PPOAgent` (with its bundled
-policies); every other game's is :class:`GamePPOAgent` (the generic agents' ``ppo``), which
-plays any game from a zip trained for it (``airships train --game NAME``). Compared with
+A model zip records its game (``game.json``, :func:`agents.games.model_game`; none: Airships)
+and, when saved by training since it was kept, its player count
+(:func:`agents.games.recorded_players`). An actor is loaded for one game and refuses a zip of
+another, or one whose action count or observation size is not that game's, and a table of
+another size than the recorded one (or, without a record, than its observation size fits).
+Airships' ``ppo`` is :class:`PPOAgent`; every other game's is :class:`GamePPOAgent` (the generic
+agents' ``ppo``), which plays any game from a zip trained for it (``airships train --game
+NAME``). Without a path, both play the game's bundled policy for the table's player count
+(:func:`bundled_model`), where one ships. Compared with
 ``model.predict`` it is about ten times faster for one observation and has no process-wide side
 effect (no torch thread count, no global torch seed). Loading needs the ``train`` extra (the zip
 holds torch tensors); playing needs only numpy.
@@ -60,10 +64,11 @@ class ActorNet:
             model_path = model_path.with_suffix(".zip")  # SB3 appends .zip when saving
         if not model_path.exists():
             raise FileNotFoundError(f"PPO model {str(path)!r} not found")
-        from agents.games import model_game
+        from agents.games import model_game, recorded_players
 
         try:
             trained = model_game(model_path)
+            self.trained_players = recorded_players(model_path)
         except zipfile.BadZipFile as exc:
             raise ValueError(f"{model_path}: not a stable-baselines3 model zip ({exc})") from exc
         if trained != self.game.name:  # its observations and actions are another game's
@@ -117,8 +122,11 @@ class ActorNet:
 
     @property
     def num_players(self) -> int | None:
-        """The table size this actor was trained for (from its observation size), or None when
-        the size fits no table of this version (an older observation layout)."""
+        """The table size this actor was trained for (recorded in its zip, else told by its
+        observation size), or None when the size fits no table of this version (an older
+        observation layout)."""
+        if self.trained_players is not None:
+            return self.trained_players
         for players in self.game.player_counts:
             if self.game.observation_size(players) == self.observation_size:
                 return players
@@ -127,7 +135,7 @@ class ActorNet:
     def check_table(self, num_players: int) -> None:
         """Raise :class:`TableMismatchError` unless this actor plays ``num_players`` seats."""
         wanted = self.game.observation_size(num_players)
-        if self.observation_size == wanted:
+        if self.observation_size == wanted and self.trained_players in (None, num_players):
             return
         trained = self.num_players
         if trained is not None:
@@ -160,6 +168,7 @@ class ActorNet:
             )
         net = cls.__new__(cls)
         net.game = _game(game)
+        net.trained_players = None
         net.activation = _ACTIVATIONS[activation]
         net.hidden = [(w.astype(np.float32), b.astype(np.float32)) for w, b in hidden]
         net.head = (head[0].astype(np.float32), head[1].astype(np.float32))
@@ -247,19 +256,40 @@ class NetPolicy:
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
 
-def bundled_model(num_players: int) -> Path:
-    """The path of the bundled policy for a player count (``agents/models/ppo_<n>p.zip``)."""
-    return MODELS_DIR / f"ppo_{num_players}p.zip"
+def bundled_model(num_players: int, game: str | None = None) -> Path:
+    """The path of a game's bundled policy for a player count: ``agents/models/ppo_<n>p.zip``
+    for Airships (``game`` None or ``airships``), ``agents/models/<game>/ppo_<n>p.zip`` for
+    another game."""
+    from agents.games import DEFAULT_GAME
+
+    name = f"ppo_{num_players}p.zip"
+    return MODELS_DIR / name if game in (None, DEFAULT_GAME) else MODELS_DIR / str(game) / name
 
 
 class PPOAgent(NetPolicy):
     """A saved MaskablePPO model as an agent: ``ppo:path=FILE.zip``, or ``ppo`` alone for the
-    bundled policy of the game's player count (loaded when the first game starts)."""
+    game's bundled policy of the table's player count (loaded when the first game starts).
+    ``game`` (a Game or a registered name; None: Airships) is the game it plays."""
 
-    def __init__(self, path: str | None = None, deterministic: bool = True, name: str = "ppo"):
+    def __init__(
+        self,
+        path: str | None = None,
+        deterministic: bool = True,
+        name: str = "ppo",
+        game: Game | str | None = None,
+    ):
         self.path = path
         self._nets: dict[int, ActorNet] = {}
-        super().__init__(ActorNet(path) if path is not None else _NO_NET, deterministic, name)
+        self.game = _game(game)
+        net = ActorNet(path, self.game) if path is not None else _NO_NET
+        super().__init__(net, deterministic, name)
+
+    @staticmethod
+    def ships_for(game: Game | str) -> bool:
+        """Whether ``game`` has a bundled policy for at least one of its player counts (else
+        its ``ppo`` plays only with ``path=``)."""
+        rules = _game(game)
+        return any(bundled_model(n, rules.name).exists() for n in rules.player_counts)
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Take this game's generator; without a path, load the bundled model for this game."""
@@ -277,34 +307,37 @@ class PPOAgent(NetPolicy):
         """The bundled model for a player count, loaded once."""
         net = self._nets.get(num_players)
         if net is None:
-            model = bundled_model(num_players)
+            model = bundled_model(num_players, self.game.name)
             if not model.exists():
                 raise FileNotFoundError(
-                    f"no bundled {num_players}-player policy ({model}); give one with "
-                    f"ppo:path=FILE.zip"
+                    f"no bundled {num_players}-player policy for {self.game.name} ({model}); "
+                    f"give one with ppo:path=FILE.zip"
                 )
-            net = self._nets[num_players] = ActorNet(model)
+            net = self._nets[num_players] = ActorNet(model, self.game)
         return net
 
 
-class GamePPOAgent(NetPolicy):
-    """A saved MaskablePPO model of any game as an agent: ``ppo:path=FILE.zip`` (the generic
-    agents' ``ppo``; :func:`agents.registry.make_agent` gives it the game whose agent table
-    names it). The zip must record that game (:func:`agents.games.model_game`)."""
+class GamePPOAgent(PPOAgent):
+    """A saved MaskablePPO model of any game as an agent: ``ppo:path=FILE.zip``, or ``ppo``
+    alone for the game's bundled policy (the generic agents' ``ppo``;
+    :func:`agents.registry.make_agent` gives it the game whose agent table names it). The zip
+    must record that game (:func:`agents.games.model_game`); built by hand with a path and no
+    game, it plays the game its zip names."""
 
     def __init__(
         self,
-        path: str,
+        path: str | None = None,
         deterministic: bool = True,
         name: str = "ppo",
         game: Game | str | None = None,
     ):
         if game is None:
+            if path is None:
+                raise ValueError("a ppo agent without a model path needs its game")
             from agents.games import model_game
 
             game = model_game(path)  # built by hand: the zip names its game
-        super().__init__(ActorNet(path, game), deterministic, name)
-        self.path = path
+        super().__init__(path, deterministic, name, game)
 
 
 class _NoNet(ActorNet):

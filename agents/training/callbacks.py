@@ -398,7 +398,10 @@ class LeagueCallback(BaseCallback):
         step = self.model.num_timesteps
         if self.snapshot_every.due(step):
             path = self.context.league.snapshot_dir / f"snapshot_{step}.zip"
-            save_model_atomic(self.model, path, weights_only=True, game=self.context.config.game)
+            config = self.context.config
+            save_model_atomic(
+                self.model, path, weights_only=True, game=config.game, players=config.num_players
+            )
             self.context.league.add_snapshot(step, path)
         if self.refresh_every.due(step):
             self.push()
@@ -467,6 +470,7 @@ class ArenaEvalCallback(BaseCallback):
             context.run_dir / "eval" / "current.zip",
             weights_only=True,
             game=config.game,
+            players=config.num_players,
         )
         results: dict[str, dict[str, Any]] = {}
         for opponent in settings.opponents:
@@ -508,7 +512,11 @@ class ArenaEvalCallback(BaseCallback):
             state.best_win_rate = float(best)
             state.best_step = step
             save_model_atomic(
-                self.model, context.run_dir / "best_model.zip", weights_only=True, game=config.game
+                self.model,
+                context.run_dir / "best_model.zip",
+                weights_only=True,
+                game=config.game,
+                players=config.num_players,
             )
             context.log(f"new best model at step {step}: win rate {best:.3f} vs {settings.best_by}")
         self.logger.record("eval/best_win_rate", state.best_win_rate)
@@ -575,6 +583,7 @@ class RunCheckpointCallback(BaseCallback):
             self.context.config.checkpoint.keep_last,
             games=games.segment if games is not None else None,
             game=self.context.config.game,
+            players=self.context.config.num_players,
         )
         self.context.overhead_seconds += time.perf_counter() - started
         return path

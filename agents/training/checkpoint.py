@@ -150,10 +150,12 @@ def save_model_atomic(
     path: str | os.PathLike[str],
     weights_only: bool = False,
     game: str = DEFAULT_GAME,
+    players: int | None = None,
 ) -> Path:
     """``model.save`` through a temporary file; ``weights_only`` drops the optimizer's moments
     and the rollout leftovers (a small file for play, not for resuming). The zip records its
-    ``game`` (:func:`agents.games.model_game` reads it)."""
+    ``game`` and, when given, the table size ``players`` it plays (:func:`agents.games.model_game`
+    and :func:`agents.games.recorded_players` read them)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.stem + ".tmp.zip")
@@ -179,7 +181,7 @@ def save_model_atomic(
             policy.optimizer = optimizer
     else:
         model.save(temporary)
-    write_model_game(temporary, game)
+    write_model_game(temporary, game, players)
     os.replace(temporary, path)
     return path
 
@@ -192,12 +194,15 @@ def save_checkpoint(
     keep_last: int,
     games: Segment | None = None,
     game: str = DEFAULT_GAME,
+    players: int | None = None,
 ) -> Path:
     """Write a resumable checkpoint at ``model.num_timesteps`` (with the training games'
     record when given; the model zip records its ``game``) and point ``state.json`` at it."""
     run_dir = Path(run_dir)
     step = int(model.num_timesteps)
-    model_path = save_model_atomic(model, run_dir / "checkpoints" / f"step_{step}.zip", game=game)
+    model_path = save_model_atomic(
+        model, run_dir / "checkpoints" / f"step_{step}.zip", game=game, players=players
+    )
     league_path = run_dir / "checkpoints" / f"step_{step}.league.json"
     league.save(league_path)
     league.save(run_dir / "league.json")

@@ -69,22 +69,30 @@ def model_spec(
 
 
 def model_players(model: str | os.PathLike[str]) -> int:
-    """The table size a saved model was trained for, read from its observation size (and the
-    game it records: :func:`agents.games.model_game`)."""
+    """The table size a saved model was trained for: the one its zip records
+    (:func:`agents.games.recorded_players`), else the one its observation size fits (and the game
+    it records: :func:`agents.games.model_game`); a size that fits several is an error."""
     from stable_baselines3.common.save_util import load_from_zip_file
+
+    from agents.games import recorded_players
 
     if not Path(model).is_file():
         raise FileNotFoundError(f"no model file at {model}")
+    recorded = recorded_players(model)
+    if recorded is not None:
+        return recorded
     game = get_game(model_game(model))
     data, _, _ = load_from_zip_file(str(model), device="cpu")
     shape = getattr((data or {}).get("observation_space"), "shape", None)
     size = int(shape[0]) if shape else -1
-    for players in game.player_counts:
-        if game.observation_size(players) == size:
-            return players
+    fits = [n for n in game.player_counts if game.observation_size(n) == size]
+    if len(fits) == 1:
+        return fits[0]
+    which = "no table size" if not fits else f"every table size of {counts_text(fits)} players"
     raise ValueError(
-        f"{model}: observation size {size} matches no table size of {game.name} "
-        f"({counts_text(game.player_counts)} players); give --players"
+        f"{model}: observation size {size} matches {which} of {game.name} "
+        f"({counts_text(game.player_counts)} players) and the zip records no player count; "
+        f"give --players"
     )
 
 

@@ -280,7 +280,14 @@ def pretrain(
     log(f"pretraining: {report.text()}")
     state.wall_seconds = round(time.perf_counter() - started, 3)
     save_checkpoint(
-        model, league, run_dir, state, config.checkpoint.keep_last, games=games, game=config.game
+        model,
+        league,
+        run_dir,
+        state,
+        config.checkpoint.keep_last,
+        games=games,
+        game=config.game,
+        players=config.num_players,
     )
     return report
 
@@ -510,7 +517,11 @@ def train(
         final = None
         if not interrupted:
             final = save_model_atomic(
-                model, directory / "final_model.zip", weights_only=True, game=config.game
+                model,
+                directory / "final_model.zip",
+                weights_only=True,
+                game=config.game,
+                players=config.num_players,
             )
         figures = throughput.throughput() if remaining > 0 else None
         if figures is not None:
@@ -534,12 +545,24 @@ def train(
             venv.close()
 
 
-def export_model(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+def export_model(
+    source: str | os.PathLike[str], target: str | os.PathLike[str], players: int | None = None
+) -> Path:
     """Copy a checkpoint or model zip as a small weights-only model (for ``agents/models``);
-    the copy records the source's game."""
+    the copy records the source's game and its player count (``players``, or the one the
+    source records)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.games import model_game
+    from agents.games import model_game, recorded_players
 
+    recorded = recorded_players(source)
+    if players is not None and recorded is not None and players != recorded:
+        raise ValueError(f"{source}: a policy for {recorded} players, not for {players}")
     model = MaskablePPO.load(Path(source), device="cpu")
-    return save_model_atomic(model, target, weights_only=True, game=model_game(source))
+    return save_model_atomic(
+        model,
+        target,
+        weights_only=True,
+        game=model_game(source),
+        players=players if players is not None else recorded,
+    )

@@ -128,13 +128,18 @@ def _agent_names(game: str) -> dict[str, str]:
 
 
 def _needs_file(name: str, game: str | None) -> bool:
-    """Whether an agent's constructor has a required option (a model file, say)."""
+    """Whether an agent's constructor has a required option (a model file, say), or the agent
+    plays a bundled file the game does not ship (``ships_for(game)`` says; the generic ``ppo``)."""
     import inspect
 
     try:
-        parameters = inspect.signature(agent_class(name, game)).parameters.values()
+        cls = agent_class(name, game)
+        parameters = inspect.signature(cls).parameters.values()
     except (AgentUnavailableError, ValueError, TypeError):
         return False  # reported when it is built
+    ships_for = getattr(cls, "ships_for", None)
+    if ships_for is not None and not ships_for(game or DEFAULT_GAME):
+        return True
     return any(
         p.default is inspect.Parameter.empty
         and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)

@@ -105,7 +105,7 @@ def test_web_refuses_a_bundled_policy_of_another_count(
     import agents.policy_agent as policy_agent
     from agents.web.games import GameStore
 
-    monkeypatch.setattr(policy_agent, "bundled_model", lambda num_players: model_2p)
+    monkeypatch.setattr(policy_agent, "bundled_model", lambda num_players, game=None: model_2p)
     games = GameStore(tmp_path)
     with pytest.raises(ValueError, match=r"trained for 2 players.*table has 3 players"):
         games.create(3, 0, ["heuristic", "ppo"], seed=7)
@@ -119,7 +119,9 @@ def test_ppo_without_a_path_checks_the_bundled_model_for_the_table(
     import agents.policy_agent as policy_agent
 
     monkeypatch.setattr(
-        policy_agent, "bundled_model", lambda n: model_2p if n == 2 else Path("/none/x.zip")
+        policy_agent,
+        "bundled_model",
+        lambda n, game=None: model_2p if n == 2 else Path("/none/x.zip"),
     )
     agent = make_agent("ppo", num_players=2)
     agent.reset(0, 2, np.random.default_rng(0))

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from agents.cli import main
-from agents.games import model_game
+from agents.games import model_game, recorded_players
 from agents.policy_agent import ActorNet
 from agents.registry import make_agent
 from agents.training.config import ConfigError, config_from_dict, load_config
@@ -62,8 +62,10 @@ def test_a_tiny_nippon_run_writes_a_model_of_nippon(nippon_run: Path) -> None:
     assert saved["game"] == "nippon"  # the run's config records its game
     for model in ("final_model.zip", "best_model.zip", "checkpoints/step_384.zip"):
         assert model_game(nippon_run / model) == "nippon"
+        assert recorded_players(nippon_run / model) == 2  # and the table size it plays
     snapshots = sorted((nippon_run / "league").glob("snapshot_*.zip"))
     assert snapshots and all(model_game(s) == "nippon" for s in snapshots)
+    assert all(recorded_players(s) == 2 for s in snapshots)
     evaluations = (nippon_run / "eval" / "evaluations.jsonl").read_text().splitlines()
     assert [json.loads(line)["opponent"] for line in evaluations] == ["random", "random"]
 

@@ -428,11 +428,12 @@ def test_every_game_json_names_its_game(client, toy: str) -> None:
 
 
 def test_the_chooser_offers_no_agent_that_needs_a_file() -> None:
-    # The generic ppo needs ppo:path=FILE, which a request may not name: the web app leaves it
-    # out for the games without a ppo of their own; Airships keeps its list (its ppo has a
-    # bundled policy).
+    # The generic ppo needs ppo:path=FILE, which a request may not name, where its game ships no
+    # bundled policy: the web app leaves it out there; Airships keeps its list and Clockwork
+    # City offers its ppo (both have bundled policies).
     from agents.registry import AGENTS, agents_for
     from agents.web.games import game_agents
 
     assert "ppo" in agents_for("nippon") and "ppo" not in game_agents("nippon")
     assert game_agents("airships") == list(AGENTS)
+    assert "ppo" in game_agents("clockwork")  # its bundled policies need no file
