@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.chance import uniform_below
+from airships_env.chance import copy_generator, uniform_below
 from airships_env.policy import Decision
 
 __all__ = ["GenericISMCTSAgent", "GenericMCTSAgent"]
@@ -251,7 +251,6 @@ class GenericISMCTSAgent:
     ) -> None:
         rng = self.rng
         world = view.determinize(rng)
-        num_players = world.num_players
         prior = self.prior
         node = root
         path: list[_Node] = []
@@ -283,6 +282,20 @@ class GenericISMCTSAgent:
             node = children[action]
             path.append(node)
             depth += 1
+        results = self._finish(world, rollout, evaluate, rng)
+        for visited in path:
+            visited.visits += 1
+            visited.total += results[visited.mover]
+
+    def _finish(
+        self,
+        world: Any,
+        rollout: Callable[[Any, np.random.Generator], int] | None,
+        evaluate: Callable[[Any], Any] | None,
+        rng: np.random.Generator,
+    ) -> list[float]:
+        """Play ``world`` on (the playout bot, the game's rollout policy, else uniform) to the
+        end or the ``rollout`` cut; each seat's result (``evaluate``'s values at a cut)."""
         limit = self.max_rollout if self.rollout is None else self.rollout
         playout = self.playout
         steps = 0
@@ -296,12 +309,8 @@ class GenericISMCTSAgent:
                 world.apply_action(legal[uniform_below(rng, len(legal))])
             steps += 1
         if evaluate is not None and not world.is_terminal():
-            results = [float(v) for v in evaluate(world)]
-        else:
-            results = seat_results(world, num_players)
-        for visited in path:
-            visited.visits += 1
-            visited.total += results[visited.mover]
+            return [float(v) for v in evaluate(world)]
+        return seat_results(world, world.num_players)
 
     def _select(self, node: _Node, legal: list[int], favoured: int = -1) -> int:
         """The legal child with the highest UCB (availability counts; the prior's ``favoured``
@@ -323,7 +332,15 @@ class GenericISMCTSAgent:
 
 class GenericMCTSAgent(GenericISMCTSAgent):
     """Flat determinized Monte Carlo search over any game: UCB1 over the root actions, a new
-    world per simulation, random rollouts (the ISMCTS loop with a tree one level deep)."""
+    world per simulation (the ISMCTS loop with a tree one level deep).
+
+    ``paired``: instead, every world plays *every* root action, each from a copy of the same
+    world and generator state (common random numbers: the actions meet the same deals and the
+    same dice, so their difference is measured with far less noise than their values); the
+    choice is the best mean, the ``prior`` bot's own choice on the decision given
+    ``bias / (worlds + 1)`` more. A ``sims`` budget then counts action playouts and ends after
+    a whole world.
+    """
 
     max_depth = 1
 
@@ -337,6 +354,7 @@ class GenericMCTSAgent(GenericISMCTSAgent):
         prior: str | None = None,
         bias: float = 1.0,
         playout: str | None = None,
+        paired: bool = False,
         seed: int | None = None,
         name: str = "mcts",
         game: Any = None,
@@ -354,3 +372,57 @@ class GenericMCTSAgent(GenericISMCTSAgent):
             name=name,
             game=game,
         )
+        if not isinstance(paired, (bool, np.bool_)):
+            raise ValueError(f"{name} option paired must be true or false, got {paired!r}")
+        self.paired = bool(paired)
+        #: Each root action's mean result over the worlds of the last paired search.
+        self.last_means: dict[int, float] = {}
+
+    def act(self, decision: Decision) -> int:
+        """The flat search's choice (see the class docstring for ``paired``)."""
+        if not self.paired:
+            return super().act(decision)
+        self.last_simulations = 0
+        legal = list(decision.legal_actions)
+        if len(legal) == 1:
+            return legal[0]
+        if decision.game is not None:
+            self._bind(decision.game)
+        game = self.game
+        if (self.prior or self.playout or self.rollout is not None) and game is None:
+            raise ValueError(
+                f"{self.name}: the options prior, playout and rollout need the game "
+                f"(a Decision with its game, or game= when the agent is made)"
+            )
+        rollout = None if game is None else getattr(game, "rollout_action", None)
+        evaluate = None if self.rollout is None else game.evaluate
+        seat = decision.seat
+        favoured = -1
+        if self.prior is not None:
+            favoured = int(self._bot(self.prior, seat).act(decision))
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
+        totals = dict.fromkeys(legal, 0.0)
+        worlds = simulations = 0
+        view = decision.view
+        while True:
+            world = view.determinize(self.rng)
+            dice = np.random.default_rng(int(self.rng.bit_generator.random_raw()))
+            for action in legal:
+                branch = world.clone()  # the same world generator: the same chance after
+                branch.apply_action(action)
+                results = self._finish(branch, rollout, evaluate, copy_generator(dice))
+                totals[action] += results[seat]
+                simulations += 1
+            worlds += 1
+            if self.sims is not None and simulations >= self.sims:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_simulations = simulations
+        self.last_means = {action: totals[action] / worlds for action in legal}
+
+        def score(action: int) -> tuple[float, int]:
+            bonus = self.bias / (worlds + 1) if action == favoured else 0.0
+            return self.last_means[action] + bonus, -action
+
+        return max(legal, key=score)

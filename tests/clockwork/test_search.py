@@ -85,7 +85,11 @@ def test_without_a_cut_rollouts_play_to_the_end() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["ismcts:sims=40,rollout=8,prior=heuristic", "ismcts:sims=20,rollout=2,playout=greedy,bias=2"],
+    [
+        "ismcts:sims=40,rollout=8,prior=heuristic",
+        "ismcts:sims=20,rollout=2,playout=greedy,bias=2",
+        "mcts:sims=30,rollout=4,prior=heuristic,paired=true,bias=0.3",
+    ],
 )
 def test_a_simulation_budget_with_a_seed_repeats_itself(spec: str) -> None:
     picks = []
@@ -95,3 +99,34 @@ def test_a_simulation_budget_with_a_seed_repeats_itself(spec: str) -> None:
         picks.append([bot.act(Decision.for_game(GAME, s)) for s in states(4, every=17)[:6]])
     assert picks[0] == picks[1]
     assert all(isinstance(a, int) for a in picks[0])
+
+
+def test_a_paired_search_compares_every_action_on_the_same_worlds() -> None:
+    bot = make_agent("mcts:sims=1,rollout=0,paired=true,seed=3", game=GAME)
+    state = next(s for seed in range(6) for s in states(seed, every=1) if s.phase_name == "discard")
+    bot.reset(state.current_player, 2, np.random.default_rng(0))
+    seat = state.current_player
+    legal = state.legal_actions()
+    choice = bot.act(Decision.for_game(GAME, state))
+    assert bot.last_simulations == len(legal)  # one whole world, every action once
+    mine = {}
+    for action in legal:
+        after = state.clone()
+        after.apply_action(action)
+        mine[action] = progress(after, seat)
+    # rollout=0 on one world: the opponents' hands are the same after every action, so the
+    # actions' values follow the seat's own progress
+    for a in legal:
+        for b in legal:
+            if mine[a] > mine[b]:
+                assert bot.last_means[a] > bot.last_means[b]
+    assert choice == max(legal, key=lambda a: (bot.last_means[a], -a))
+
+
+def test_paired_is_a_switch() -> None:
+    from agents.bots.generic_ismcts import GenericMCTSAgent
+
+    with pytest.raises(ValueError, match="paired must be true or false"):
+        GenericMCTSAgent(paired=2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="paired=2: expected true or false"):
+        make_agent("mcts:paired=2", game=GAME)
