@@ -8,24 +8,41 @@ idea): one tree over the acting seat's action sequences; each simulation
 1. draws a world consistent with what the seat sees: ``decision.view.determinize(rng)``;
 2. descends the tree, choosing among the children legal *in this world* by UCB, where a child's
    exploration term counts the simulations in which it was available, not its parent's visits;
-3. expands one untried legal action, then plays a rollout to the end of the game (uniform over
-   the legal actions, or the game's ``rollout_action(state, rng)`` if it has one);
+3. expands one untried legal action (the ``prior`` bot's choice first, if untried), then plays
+   a rollout: to the end of the game, or ``rollout`` actions and then the game's
+   ``evaluate(state)`` scores it; the rollout's actions come from the ``playout`` bot, else the
+   game's ``rollout_action(state, rng)``, else uniformly from the legal ones;
 4. backs up each seat's result: ``1/k`` for each of the ``k`` winners, 0 for the others (0 for
-   everybody in a rollout cut at ``max_rollout`` actions), every node scoring the result of the
-   seat that chose the action leading to it.
+   everybody in a rollout cut at ``max_rollout`` actions; ``evaluate``'s values at a
+   ``rollout`` cut), every node scoring the result of the seat that chose the action leading
+   to it.
 
 Chance (dice, draws) happens inside ``apply_action``, so one tree node stands for an action
 whatever chance did after it (an "open loop" tree). The chosen action is the most visited root
-child (ties: the lowest index).
+child (ties: the best mean, then the lowest index).
 
 :class:`GenericMCTSAgent` (spec ``mcts`` for a game without its own) is the same loop with a
-tree one level deep: UCB1 over the root actions, a new determinization per simulation, random
-rollouts.
+tree one level deep: UCB1 over the root actions, a new determinization per simulation. With
+``paired=true`` it is a different flat search: each world plays every root action from copies
+of one world and one generator state (common random numbers), so the actions are compared on
+the same deals and dice; the choice is the best mean (the prior's choice given a bonus).
+
+Options every game can use (spec ``ismcts:ms=100,rollout=10,prior=heuristic``): ``sims``,
+``ms``, ``c``, ``max_rollout``, ``seed`` as before; ``rollout`` (actions before the evaluation:
+needs the game's optional ``evaluate`` hook, else a clear error); ``prior`` (a bot of the game,
+``bots()``: its choice for the seat to act at a tree node is expanded first and gets the
+progressive bias ``bias / (visits + 1)`` in UCB); ``bias`` (default 1); ``playout`` (a bot of the
+game playing the rollouts: strong but slow, one bot decision per rollout action). A bot used as
+``prior`` or ``playout`` is handed a Decision whose view is the simulation's determinized world:
+it holds nothing of the truth beyond the searching seat's view, and a bot reads only what its
+seat may see, so nothing leaks. The options are checked when the agent is made (with
+``game=``, as the registry does) or at its first decision.
 
 Budget: ``sims`` simulations and/or ``ms`` milliseconds per decision, whichever ends first
 (``sims`` alone is reproducible; ``ms`` depends on the machine). Randomness: only the generator
 given to ``reset`` (or a fixed ``seed``). The bots read only ``decision.view``, which holds
-nothing the seat may not see, so they cannot cheat.
+nothing the seat may not see, so they cannot cheat. Figures on Escape from Clockwork City:
+docs/clockwork/BOTS.md.
 """
 
 from __future__ import annotations
