@@ -11,7 +11,7 @@ from agents.bots.generic_ismcts import GenericISMCTSAgent
 from agents.registry import make_agent
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine.data import FM_TYPES
-from airships_env.games.clockwork.evaluate import evaluate, progress
+from airships_env.games.clockwork.evaluate import evaluate, score
 from airships_env.policy import Decision
 from tests.clockwork.helpers import cards, table
 
@@ -37,11 +37,11 @@ def test_the_evaluation_is_a_share_per_seat_that_follows_progress() -> None:
         assert len(values) == 2 and all(0.0 <= v <= 1.0 for v in values)
         assert sum(values) == pytest.approx(1.0)
     behind = table(hands=[cards("FM1", "CB1"), cards("FM1", "FM1", "FM1", "CB1", "CB1", "CB1")])
-    assert progress(behind, 1) > progress(behind, 0)
+    assert score(behind, 1) > score(behind, 0)
     assert evaluate(behind)[1] > 0.5
     laid = table(hands=[cards("FUEL"), cards("FM1")])
     laid.laid_fm[0] = FM_TYPES[0]
-    assert progress(laid, 0) > progress(laid, 1)
+    assert score(laid, 0) > score(laid, 1)
 
 
 def test_the_hooks_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,9 +113,9 @@ def test_a_paired_search_compares_every_action_on_the_same_worlds() -> None:
     for action in legal:
         after = state.clone()
         after.apply_action(action)
-        mine[action] = progress(after, seat)
+        mine[action] = score(after, seat)
     # rollout=0 on one world: the opponents' hands are the same after every action, so the
-    # actions' values follow the seat's own progress
+    # actions' values follow the seat's own score
     for a in legal:
         for b in legal:
             if mine[a] > mine[b]:
