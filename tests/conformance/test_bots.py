@@ -122,3 +122,29 @@ def test_no_bot_decision_depends_on_what_the_seat_cannot_see(case: Case, name: s
             bot.reset(seat, num_players, np.random.default_rng(index))
             choices.append(bot.act(Decision.for_game(game, state)))
         assert choices[0] == choices[1], f"{name} decides differently at pair {index}"
+
+
+#: The generic search with the game's hooks (evaluation cut, heuristic prior), where it has them.
+HOOKED = [
+    (case, spec)
+    for case in GAME_CASES
+    if getattr(case.game, "evaluate", None) is not None and "heuristic" in case.game.bots()
+    for spec in (
+        "ismcts:sims=6,rollout=3,prior=heuristic",
+        "mcts:sims=6,rollout=3,prior=heuristic,paired=true",
+    )
+]
+
+
+@pytest.mark.parametrize(("case", "spec"), HOOKED, ids=[f"{c.game.name}-{s}" for c, s in HOOKED])
+def test_the_hooked_search_decides_alike_on_a_leak_pair(case: Case, spec: str) -> None:
+    """The prior bot is handed determinized worlds: still nothing the seat cannot see counts."""
+    game = case.game
+    num_players = max(game.player_counts)
+    bot = make_agent(spec, num_players=num_players, game=game)
+    for index, (seat, first, second) in enumerate(leak_pairs(case, num_players, seed=9)[:2]):
+        choices = []
+        for state in (first, second):
+            bot.reset(seat, num_players, np.random.default_rng(index))
+            choices.append(bot.act(Decision.for_game(game, state)))
+        assert choices[0] == choices[1], f"{spec} decides differently at pair {index}"
