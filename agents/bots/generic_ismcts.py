@@ -185,17 +185,18 @@ class GenericISMCTSAgent:
         self.game = game
         self._bots = {}
 
-    def _bot(self, name: str, seat: int) -> Any:
-        """The game's bot ``name`` playing ``seat`` in this search (made once per seat)."""
+    def _bot(self, name: str, seat: int, num_players: int) -> Any:
+        """The game's bot ``name`` playing ``seat`` in this search (made once per seat, drawing
+        from the search's generator)."""
         seats = self._bots.get(name)
-        if seats is None:
+        if seats is None or len(seats) != num_players:
             from agents.registry import make_agent
 
             seats = self._bots[name] = [
-                make_agent(name, rng=self.rng, game=self.game) for _ in range(self.num_players)
+                make_agent(name, rng=self.rng, game=self.game) for _ in range(num_players)
             ]
             for s, bot in enumerate(seats):
-                bot.reset(s, self.num_players, self.rng)
+                bot.reset(s, num_players, self.rng)
         return seats[seat]
 
     def _bot_choice(self, name: str, world: Any, legal: list[int]) -> int:
@@ -205,7 +206,7 @@ class GenericISMCTSAgent:
             return legal[0]
         seat = world.current_player
         decision = Decision(world, seat, tuple(legal), game=self.game)
-        return int(self._bot(name, seat).act(decision))
+        return int(self._bot(name, seat, world.num_players).act(decision))
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Take the seat and this game's generator (a fixed ``seed`` replaces it)."""
@@ -416,7 +417,8 @@ class GenericMCTSAgent(GenericISMCTSAgent):
         seat = decision.seat
         favoured = -1
         if self.prior is not None:
-            favoured = int(self._bot(self.prior, seat).act(decision))
+            prior = self._bot(self.prior, seat, decision.view.num_players)
+            favoured = int(prior.act(decision))
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         totals = dict.fromkeys(legal, 0.0)
         worlds = simulations = 0
