@@ -13,12 +13,13 @@ and, lazily, the generic environments.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["PythonGame", "pettingzoo_functions"]
+__all__ = ["PythonGame", "pettingzoo_functions", "score_shares"]
 
 
 class PythonGame:
@@ -95,6 +96,16 @@ class PythonGame:
         from airships_env.game_single_agent import GameSingleAgentEnv
 
         return GameSingleAgentEnv(self, **kwargs)
+
+
+def score_shares(scores: Sequence[float], spread: float) -> list[float]:
+    """Each seat's value for the generic search's ``evaluate`` from scores so far: a softmax of
+    the scores over ``spread`` (a lead of one ``spread`` is worth e to 1), in [0, 1], summing
+    to 1 like the shares of a won game."""
+    top = max(scores)
+    weights = [math.exp((score - top) / spread) for score in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def pettingzoo_functions(game: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:

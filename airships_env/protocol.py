@@ -254,9 +254,15 @@ class Game(Protocol):
     ``reward="score"`` is the score margin divided by it; default 1), ``observation_bounds(
     num_players) -> (low, high)`` (the observation's bounds; default unbounded),
     ``rollout_action(state, rng) -> int`` (the generic search's rollout policy; default
-    uniform), ``leak_pair(num_players, seed, seat) -> (state_a, state_b)`` (two states that differ
+    uniform), ``evaluate(state) -> Sequence[float]`` (each seat's value of an unfinished state
+    in [0, 1], on the scale of a finished game's shares, 1/k for each of k winners: the generic
+    search scores a rollout cut after its ``rollout`` option's number of actions with it; a game
+    without it cannot take that option), ``leak_pair(num_players, seed, seat) -> (state_a, state_b)`` (two states that differ
     only in what ``seat`` cannot see, for the conformance suite's leak test; default
-    ``state.determinize`` of one view with two generators).
+    ``state.determinize`` of one view with two generators). The generic search's ``prior`` and
+    ``playout`` options name one of the game's ``bots()``: it is handed a Decision whose view is
+    a determinized world (a state that holds nothing more of the truth than the searching
+    seat's view), so such a bot must read only what its seat may see, as every bot does.
     """
 
     name: str  # registry name: "airships", "clockwork", ...

@@ -91,3 +91,37 @@ def test_equal_visits_go_to_the_best_mean_not_the_lowest_index(monkeypatch) -> N
     bot.reset(state.current_player, 2, np.random.default_rng(0))
     monkeypatch.setattr(bot, "search", lambda view, rollout=None: root)
     assert bot.act(decision) == legal[-1]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"rollout": -1}, "rollout must be a whole number >= 0"),
+        ({"bias": -0.5}, "bias must be a number >= 0"),
+        ({"prior": "not a bot"}, "prior must be a bot name of the game"),
+        ({"playout": 3}, "playout must be a bot name of the game"),
+    ],
+)
+def test_bad_search_options_are_named(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        GenericISMCTSAgent(**options)  # type: ignore[arg-type]
+
+
+def test_a_rollout_cut_needs_the_games_evaluate_hook() -> None:
+    with pytest.raises(ValueError, match="rollout=5 needs the game's evaluate hook, which tricks"):
+        make_agent("ismcts:rollout=5", game=GAME)
+    bot = GenericISMCTSAgent(sims=3, rollout=5)  # no game yet: checked at the first decision
+    bot.reset(0, 2, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="evaluate hook"):
+        bot.act(Decision.for_game(GAME, GAME.new_state(2, seed=1)))
+
+
+def test_a_prior_or_playout_must_be_one_of_the_games_bots() -> None:
+    from airships_env.games.clockwork import GAME as CLOCKWORK
+
+    with pytest.raises(ValueError, match="prior='wizard': clockwork has no such bot; its bots: "):
+        make_agent("ismcts:prior=wizard", game=CLOCKWORK)
+    with pytest.raises(ValueError, match="playout='ismcts': clockwork has no such bot"):
+        make_agent("ismcts:playout=ismcts", game=CLOCKWORK)
+    with pytest.raises(ValueError, match="tricks has no such bot"):
+        make_agent("ismcts:prior=heuristic", game=GAME)

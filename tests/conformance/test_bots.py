@@ -122,3 +122,61 @@ def test_no_bot_decision_depends_on_what_the_seat_cannot_see(case: Case, name: s
             bot.reset(seat, num_players, np.random.default_rng(index))
             choices.append(bot.act(Decision.for_game(game, state)))
         assert choices[0] == choices[1], f"{name} decides differently at pair {index}"
+
+
+#: The generic search with the game's hooks (evaluation cut, heuristic prior), where it has them.
+HOOKED = [
+    (case, spec)
+    for case in GAME_CASES
+    if getattr(case.game, "evaluate", None) is not None and "heuristic" in case.game.bots()
+    for spec in (
+        "ismcts:sims=6,rollout=3,prior=heuristic",
+        "mcts:sims=6,rollout=3,prior=heuristic,paired=true",
+    )
+]
+
+
+@pytest.mark.parametrize(("case", "spec"), HOOKED, ids=[f"{c.game.name}-{s}" for c, s in HOOKED])
+def test_the_hooked_search_decides_alike_on_a_leak_pair(case: Case, spec: str) -> None:
+    """The prior bot is handed determinized worlds: still nothing the seat cannot see counts."""
+    game = case.game
+    num_players = max(game.player_counts)
+    bot = make_agent(spec, num_players=num_players, game=game)
+    for index, (seat, first, second) in enumerate(leak_pairs(case, num_players, seed=9)[:2]):
+        choices = []
+        for state in (first, second):
+            bot.reset(seat, num_players, np.random.default_rng(index))
+            choices.append(bot.act(Decision.for_game(game, state)))
+        assert choices[0] == choices[1], f"{spec} decides differently at pair {index}"
+
+
+EVALUATED = [case for case in GAME_CASES if getattr(case.game, "evaluate", None) is not None]
+
+
+@pytest.mark.parametrize("case", EVALUATED, ids=[c.game.name for c in EVALUATED])
+def test_evaluate_gives_every_seat_a_share(case: Case) -> None:
+    """The optional evaluate hook: one value per seat in [0, 1], summing to 1 like the shares of
+    a won game, and not the same for every seat all game long."""
+    game = case.game
+    for num_players in (min(game.player_counts), max(game.player_counts)):
+        spread = 0.0
+        for k, state in enumerate(random_states(case, num_players, seed=4)):
+            if k > 600:
+                break
+            if state.is_terminal() or k % 7:
+                continue
+            values = game.evaluate(state)
+            assert len(values) == num_players
+            assert all(0.0 <= v <= 1.0 for v in values)
+            assert sum(values) == pytest.approx(1.0)
+            spread = max(spread, max(values) - min(values))
+        assert spread > 0.01, f"{game.name}: evaluate never told the seats apart"
+
+
+def test_score_shares_follow_the_lead() -> None:
+    from airships_env.gamekit import score_shares
+
+    shares = score_shares([30.0, 20.0, 20.0], spread=10.0)
+    assert shares[0] > shares[1] == shares[2]
+    assert sum(shares) == pytest.approx(1.0)
+    assert score_shares([5.0, 5.0], spread=10.0) == [0.5, 0.5]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions
+from airships_env.gamekit import PythonGame, pettingzoo_functions, score_shares
 from airships_env.games.australia.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
@@ -64,6 +64,12 @@ class AustraliaGame(PythonGame):
     observation_layout = staticmethod(observation_layout)
     observation_size = staticmethod(observation_size)
     observe = staticmethod(encode_observation)
+
+    def evaluate(self, state: Any) -> list[float]:
+        """Each seat's value of an unfinished state for the generic search: its VP + dollars (E3) so
+        far against the others', a softmax over a fifth of ``score_scale``."""
+        totals = [state.vp[seat] + state.dollars[seat] for seat in range(state.num_players)]
+        return score_shares(totals, self.score_scale / 5)
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

@@ -23,6 +23,7 @@ from airships_env.games.clockwork.engine import (
     replay_action,
     state_from_dict,
 )
+from airships_env.games.clockwork.evaluate import evaluate
 from airships_env.games.clockwork.observation import (
     encode_observation,
     observation_layout,
@@ -61,6 +62,10 @@ class ClockworkGame(PythonGame):
     def rollout_action(self, state: Any, rng: np.random.Generator) -> int:
         """The generic search's rollout policy (see :mod:`.rollout`)."""
         return rollout_action(state, rng)
+
+    def evaluate(self, state: Any) -> list[float]:
+        """Each seat's value of an unfinished state in [0, 1] for the search (see :mod:`.evaluate`)."""
+        return evaluate(state)
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions
+from airships_env.gamekit import PythonGame, pettingzoo_functions, score_shares
 from airships_env.games.nippon.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
@@ -63,6 +63,12 @@ class NipponGame(PythonGame):
     def observation_bounds(self, num_players: int) -> tuple[float, float]:
         """Every observation value lies in [-4, 8] (scaled counts, see :mod:`.observation`)."""
         return -4.0, 8.0
+
+    def evaluate(self, state: Any) -> list[float]:
+        """Each seat's value of an unfinished state for the generic search: its VP (E4) so
+        far against the others', a softmax over a fifth of ``score_scale``."""
+        totals = [state.vp[seat] for seat in range(state.num_players)]
+        return score_shares(totals, self.score_scale / 5)
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from airships_env.games.clockwork.engine.chance import shuffle, uniform_below
+from airships_env.games.clockwork.engine.chance import uniform_below
 from airships_env.games.clockwork.engine.data import NUM_TYPES, SCRAP
 from airships_env.games.clockwork.engine.model import RESPOND
 
 if TYPE_CHECKING:  # the state's methods call the view; the view takes a state
     from airships_env.games.clockwork.engine.state import State
+
+
+_TYPES = np.arange(NUM_TYPES)
 
 
 def _hidden_pool(state: State, seat: int) -> list[int]:
@@ -76,8 +79,7 @@ def view(state: State, seat: int) -> State:
         raise ValueError(f"seat {seat!r} outside 0..{state.num_players - 1}")
     if state.view_seat >= 0 and state.view_seat != seat:
         raise ValueError(f"a view of seat {state.view_seat} cannot give seat {seat}'s view")
-    seen = state.clone()
-    seen.rng = None
+    seen = state.copy_without_generator()
     seen.view_seat = seat
     _deal(seen, seat, _expand(_hidden_pool(state, seat)))
     for other in range(state.num_players):
@@ -93,13 +95,14 @@ def determinize(state: State, rng: np.random.Generator) -> State:
     act): the hidden cards re-dealt at random from ``rng``; a fresh generator from ``rng``."""
     seen = state if state.view_seat >= 0 else view(state, state.actor)
     seat = seen.view_seat
-    dealt = seen.clone()
-    cards = shuffle(rng, _expand(_hidden_pool(seen, seat)))
+    dealt = seen.copy_without_generator()
+    pool = _hidden_pool(seen, seat)
+    cards: list[int] = rng.permutation(np.repeat(_TYPES, pool)).tolist()
     _deal(dealt, seat, cards)
     if dealt.phase == RESPOND and dealt.challenge[2] < 0:
         _guess_named(dealt, rng)  # the only phase whose rules read the named type
     dealt.view_seat = -1
-    dealt.rng = np.random.Generator(np.random.PCG64(int(rng.integers(0, 2**63))))
+    dealt.rng = np.random.Generator(np.random.PCG64(int(rng.bit_generator.random_raw())))
     return dealt
 
 
