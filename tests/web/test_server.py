@@ -20,13 +20,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
 pytest.importorskip("uvicorn")
+
+from tests.web.contract import Page
 
 HOST = "127.0.0.1"
 START_SECONDS = 60
@@ -164,40 +165,6 @@ def served(tmp_path_factory: pytest.TempPathFactory, tournament_results: Path) -
 # ---------------------------------------------------------------------------------------------
 # The markup contract, read from the HTML
 # ---------------------------------------------------------------------------------------------
-class Page(HTMLParser):
-    """What a game page offers: its game, the legal choices (with their form) and the end."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.games: list[str] = []
-        self.actions: list[tuple[int, str, dict[str, str]]] = []  # index, form URL, hidden
-        self.over = False
-        self.forms: list[tuple[str, dict[str, str]]] = []  # every form: URL, hidden fields
-        self._form: tuple[str, dict[str, str]] | None = None
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        """Note the contract's attributes and the forms they sit in."""
-        found = {name: value or "" for name, value in attrs}
-        if "data-game" in found:
-            self.games.append(found["data-game"])
-        if found.get("data-testid") == "game-over":
-            self.over = True
-        if tag == "form" and found.get("method") == "post":
-            self._form = (found.get("action", ""), {})
-            self.forms.append(self._form)
-        if tag == "input" and found.get("type") == "hidden" and self._form is not None:
-            self._form[1][found.get("name", "")] = found.get("value", "")
-        if "data-action" in found:
-            assert self._form is not None, "a data-action outside a form"
-            self.actions.append((int(found["data-action"]), self._form[0], self._form[1]))
-
-    def handle_endtag(self, tag: str) -> None:
-        """A form ends."""
-        if tag == "form":
-            self._form = None
-
-
 def test_the_markup_contract_plays_a_whole_game(served: Served) -> None:
     """/play?game=airships... then click data-action choices until data-testid=game-over."""
     start = served.get("/play?game=airships&players=2&opponents=heuristic&seat=0&seed=7")
@@ -213,7 +180,7 @@ def test_the_markup_contract_plays_a_whole_game(served: Served) -> None:
         if page.over:
             break
         if page.actions:
-            index, url, hidden = page.actions[clicks % len(page.actions)]
+            index, _label, url, hidden = page.actions[clicks % len(page.actions)]
             response = served.post(url, data={**hidden, "action": str(index)})
             clicks += 1
         else:  # a bot is to act: the page's advance form
