@@ -237,18 +237,23 @@ class GenericISMCTSAgent:
 
         return max(candidates, key=rank)
 
+    def _evaluate_hook(self) -> Callable[[Any], Any] | None:
+        """The game's ``evaluate`` when ``rollout`` cuts rollouts (else None); a clear error when
+        an option needs the game and the search does not know it."""
+        if (self.prior or self.playout or self.rollout is not None) and self.game is None:
+            raise ValueError(
+                f"{self.name}: the options prior, playout and rollout need the game "
+                f"(a Decision with its game, or game= when the agent is made)"
+            )
+        return None if self.rollout is None else self.game.evaluate
+
     def search(
         self, view: Any, rollout: Callable[[Any, np.random.Generator], int] | None = None
     ) -> _Node:
         """Run the budget's simulations from ``view`` (the seat's view); the root node."""
         root = _Node(mover=-1)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
-        if (self.prior or self.playout or self.rollout is not None) and self.game is None:
-            raise ValueError(
-                f"{self.name}: the options prior, playout and rollout need the game "
-                f"(a Decision with its game, or game= when the agent is made)"
-            )
-        evaluate = None if self.rollout is None else self.game.evaluate
+        evaluate = self._evaluate_hook()
         simulations = 0
         while True:
             self._simulate(root, view, rollout, evaluate)
@@ -406,14 +411,8 @@ class GenericMCTSAgent(GenericISMCTSAgent):
             return legal[0]
         if decision.game is not None:
             self._bind(decision.game)
-        game = self.game
-        if (self.prior or self.playout or self.rollout is not None) and game is None:
-            raise ValueError(
-                f"{self.name}: the options prior, playout and rollout need the game "
-                f"(a Decision with its game, or game= when the agent is made)"
-            )
-        rollout = None if game is None else getattr(game, "rollout_action", None)
-        evaluate = None if self.rollout is None else game.evaluate
+        evaluate = self._evaluate_hook()
+        rollout = None if self.game is None else getattr(self.game, "rollout_action", None)
         seat = decision.seat
         favoured = -1
         if self.prior is not None:
