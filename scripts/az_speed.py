@@ -9,12 +9,16 @@ player to act has a choice, with the same simulation budget. Prints, for each:
   pass) and the share of the time spent in the forward pass;
 - ``az``, ``--side-by-side`` searches run together (self-play's batching: every search's leaves
   in one forward pass);
-- the network alone: evaluations per second at batch sizes 1, 8, 64 and 256.
+- the network alone: evaluations per second at batch sizes 1, 8, 64, 256 and 1024;
+- learning: minibatch steps per second of expert iteration's update (``agents.az.train.learn``)
+  at ``--learn-batch``.
 
 The network is the bundled ``ppo_2p``'s trunk and policy head (``--path`` for another). torch
-runs on one thread. Figures only, no assertions; compare figures from one run only::
+runs on one thread; ``--device cuda`` puts the network (evaluation and learning) on a GPU, the
+searches stay on the CPU. Figures only, no assertions; compare figures from one run only::
 
-    python scripts/az_speed.py [--decisions 8] [--sims 200] [--batch 8] [--side-by-side 16] [--json]
+    python scripts/az_speed.py [--decisions 8] [--sims 200] [--batch 8] [--side-by-side 16]
+        [--device cpu|cuda] [--learn-batch 256] [--json]
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 import torch
 
+from agents.az.config import AZConfig
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
 from agents.az.search import PUCTSearch, SearchSettings, run_searches
+from agents.az.train import ReplayBuffer, learn
 from agents.bots.ismcts import ISMCTSAgent
 from airships_env.bot_config import HeuristicConfig
 from airships_env.engine import NUM_ACTIONS
@@ -135,6 +141,27 @@ def network_rates(net: PolicyValueNet, sizes: tuple[int, ...], seconds: float) -
     return rates
 
 
+def learn_rate(net: PolicyValueNet, batch: int, seconds: float) -> float:
+    """Minibatch steps per second of expert iteration's update on a full buffer of samples."""
+    rng = np.random.default_rng(0)
+    buffer = ReplayBuffer(4096, net.observation_size, net.num_players)
+    for _ in range(buffer.capacity):
+        mask = rng.random(NUM_ACTIONS) < 0.2
+        mask[0] = True
+        policy = mask / mask.sum()
+        observation = (rng.random(net.observation_size) < 0.1).astype(np.float32)
+        buffer.add(observation, mask, policy, rng.uniform(-1, 1, net.num_players))
+    config = AZConfig.model_validate({"learn": {"batch_size": batch, "steps_per_generation": 5}})
+    optimizer = torch.optim.AdamW(net.parameters(), lr=1e-4)
+    learn(net, optimizer, buffer, config, rng)  # warm-up (kernels, allocator)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        learn(net, optimizer, buffer, config, rng)
+        steps += 5
+    return steps / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the figures (and one JSON line with --json)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -143,12 +170,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--side-by-side", type=int, default=16)
     parser.add_argument("--path", default=None, help="an az network file (default: ppo_2p init)")
+    parser.add_argument("--device", default="cpu", help="torch device of the network (cuda: GPU)")
+    parser.add_argument("--learn-batch", type=int, default=256)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     net = load_network(args.path) if args.path else from_ppo(bundled_ppo(2), 2)[0]
+    net.to(args.device)
     views = decisions(args.decisions)
-    figures: dict[str, Any] = {"decisions": len(views), "sims": args.sims, "batch": args.batch}
+    figures: dict[str, Any] = {
+        "decisions": len(views),
+        "sims": args.sims,
+        "batch": args.batch,
+        "device": str(net.policy_head.weight.device),
+    }
     figures["ismcts_simulations_per_s"] = ismcts_rate(views, args.sims)
     alone = az_rates(views, net, args.sims, args.batch, 1)
     # Side by side: the same decisions repeated so that every group is full.
@@ -156,8 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     together = az_rates(many, net, args.sims, args.batch, args.side_by_side)
     figures.update({f"az_{key}": value for key, value in alone.items()})
     figures.update({f"az_side_by_side_{key}": value for key, value in together.items()})
-    figures["network_evaluations_per_s"] = network_rates(net, (1, 8, 64, 256), 1.0)
-    print(f"{len(views)} decisions, {args.sims} simulations each, 2 players, torch on 1 thread")
+    figures["network_evaluations_per_s"] = network_rates(net, (1, 8, 64, 256, 1024), 1.0)
+    figures["learn_batch"] = args.learn_batch
+    figures["learn_steps_per_s"] = learn_rate(net, args.learn_batch, 3.0)
+    print(
+        f"{len(views)} decisions, {args.sims} simulations each, 2 players, torch on 1 thread, "
+        f"network on {figures['device']}"
+    )
     print(f"ismcts (C, heuristic rollouts)   {figures['ismcts_simulations_per_s']:10.0f} sims/s")
     print(
         f"az, one search (batch {args.batch:3d})      {alone['simulations_per_s']:10.0f} sims/s  "
@@ -172,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     for size, rate in figures["network_evaluations_per_s"].items():
         print(f"network alone, batch {size:4d}       {rate:10.0f} evals/s")
+    print(
+        f"learning, batch {args.learn_batch:4d}            {figures['learn_steps_per_s']:10.1f} "
+        f"steps/s ({figures['learn_steps_per_s'] * args.learn_batch:.0f} samples/s)"
+    )
     if args.json:
         print(json.dumps(figures))
     return 0

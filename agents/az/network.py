@@ -110,13 +110,14 @@ class PolicyValueNet(nn.Module):
                 f"the network takes observations of size {self.observation_size} "
                 f"({self.num_players} players), got shape {observations.shape}"
             )
+        device = self.policy_head.weight.device  # the CPU, or where .to() put the network
         with torch.inference_mode():
             logits, values = self(
-                torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)),
-                torch.from_numpy(np.ascontiguousarray(masks, dtype=bool)),
+                torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32)).to(device),
+                torch.from_numpy(np.ascontiguousarray(masks, dtype=bool)).to(device),
             )
             priors = torch.softmax(logits.double(), dim=1)
-        return priors.numpy(), values.double().numpy()
+        return priors.cpu().numpy(), values.double().cpu().numpy()
 
     def describe(self) -> dict[str, Any]:
         """What a file records besides the weights (checked by :func:`load_network`)."""

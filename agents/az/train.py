@@ -303,14 +303,18 @@ def learn(
 ) -> tuple[float, float]:
     """``steps_per_generation`` minibatch steps; the mean policy and value losses."""
     learner.train()
+    device = learner.policy_head.weight.device  # the CPU, or where .to() put the network
     policy_total = value_total = 0.0
     steps = config.learn.steps_per_generation
     for _ in range(steps):
-        observations, masks, policies, values = buffer.sample(rng, config.learn.batch_size)
-        logits, predicted = learner(torch.from_numpy(observations), torch.from_numpy(masks))
+        observations, masks, policies, values = (
+            torch.from_numpy(part).to(device)
+            for part in buffer.sample(rng, config.learn.batch_size)
+        )
+        logits, predicted = learner(observations, masks)
         log_probs = torch.log_softmax(logits, dim=1)
-        policy_loss = -(torch.from_numpy(policies) * log_probs).sum(dim=1).mean()
-        value_loss = ((predicted - torch.from_numpy(values)) ** 2).mean()
+        policy_loss = -(policies * log_probs).sum(dim=1).mean()
+        value_loss = ((predicted - values) ** 2).mean()
         loss = policy_loss + config.learn.value_coef * value_loss
         optimizer.zero_grad()
         loss.backward()

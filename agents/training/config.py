@@ -205,6 +205,11 @@ class PretrainConfig(Strict):
     value_coef: Weight = 0.5
     validation: Annotated[Number, Field(ge=0.0, le=0.5)] = 0.05
     workers: Positive | None = None  # game processes; null = all cores
+    # DAgger: rounds in which the clone plays one seat against the teacher, which labels its
+    # decisions; the rows join the training rows and the clone is trained again on all of them
+    dagger_rounds: NonNegative = 0
+    dagger_games: Positive = 500  # games a round
+    dagger_epochs: Positive | None = None  # epochs a round over all rows; null = epochs
 
 
 class TrainConfig(RunFile):

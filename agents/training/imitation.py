@@ -26,6 +26,14 @@ bot first puts the learner at the bot's level in minutes; PPO then only has to i
    ``validation`` share of the games is held out to report accuracy and value error, beside
    the accuracy a uniform choice among the legal actions would have.
 
+3. DAgger (``pretrain.dagger_rounds``): a clone copies most of the teacher's decisions and still
+   loses most games against it, because one wrong step leads it into states the teacher never
+   visits, where it has learned nothing. Each round the current clone plays one seat of new
+   games (seat ``g % n`` of game ``g``; the teacher plays the others and labels every decision,
+   the clone's too), those rows join the training rows, and the clone is trained again on all
+   of them. The round's games also measure the clone: its win share against the teacher and
+   how often it already chose the teacher's action on the states it reached.
+
 The teacher sees a :class:`~airships_env.policy.Decision` only (public information), so nothing
 hidden reaches the demonstrations either.
 """
@@ -69,9 +77,37 @@ class Demonstrations:
     returns: np.ndarray  # float32 (rows,): discounted final reward of the deciding seat
     games: np.ndarray  # int64 (rows,): game index of each row
     dropped_games: int = 0  # games cut at max_turns, not recorded
+    student_games: int = 0  # finished games with a student seat (DAgger rounds)
+    student_wins: float = 0.0  # the student's wins in them (a draw shared: 1 / winners)
+    student_agreed: int = 0  # the student's decisions that equal the teacher's label
+    student_decisions: int = 0  # the student's decisions in them
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
+
+    @property
+    def student_win_share(self) -> float:
+        """The student's share of its games' wins (nan without student games)."""
+        return self.student_wins / self.student_games if self.student_games else float("nan")
+
+    @property
+    def student_agreement(self) -> float:
+        """How often the student chose the teacher's action (nan without student games)."""
+        return (
+            self.student_agreed / self.student_decisions if self.student_decisions else float("nan")
+        )
+
+    @classmethod
+    def concat(cls, parts: list[Demonstrations]) -> Demonstrations:
+        """The rows of ``parts`` in order (their counters summed)."""
+        return cls(
+            observations=np.concatenate([p.observations for p in parts]),
+            masks=np.concatenate([p.masks for p in parts]),
+            actions=np.concatenate([p.actions for p in parts]),
+            returns=np.concatenate([p.returns for p in parts]),
+            games=np.concatenate([p.games for p in parts]),
+            **{key: sum(getattr(p, key) for p in parts) for key in _COUNTERS},
+        )
 
     def save(self, path: str | Path) -> Path:
         """Write as a compressed ``.npz`` file."""
@@ -86,58 +122,96 @@ class Demonstrations:
     def load(cls, path: str | Path) -> Demonstrations:
         """Read a file written by :meth:`save`."""
         with np.load(Path(path)) as data:
+            counters = {key: data[key].item() for key in _COUNTERS if key in data.files}
             return cls(
-                **{key: data[key] for key in data.files if key != "dropped_games"},
-                dropped_games=int(data["dropped_games"]),
+                **{key: data[key] for key in data.files if key not in _COUNTERS},
+                **counters,
             )
 
 
-#: One decision of a teacher game: (seat, observation, int8 mask, action).
+#: The scalar fields of :class:`Demonstrations` (saved as 0-d arrays).
+_COUNTERS = (
+    "dropped_games",
+    "student_games",
+    "student_wins",
+    "student_agreed",
+    "student_decisions",
+)
+
+
+#: One decision of a teacher game: (seat, observation, int8 mask, the teacher's action).
 Row = tuple[int, np.ndarray, np.ndarray, int]
 
 
+@dataclass
+class Played:
+    """One recorded game: its rows, every seat's final rewards under the training reward and
+    under ``"win"`` (None for a game cut short), and the student's agreement with its labels."""
+
+    rows: list[Row]
+    final: list[float] | None = None
+    wins: list[float] | None = None
+    agreed: int = 0
+    decisions: int = 0
+
+
+def _decide(players: list[Policy], teachers: list[Policy], decision: Decision, game: Played) -> int:
+    """The acting seat's move; records the teacher's label (its own move in a teacher seat)."""
+    action = players[decision.seat].act(decision)
+    label = action
+    if players[decision.seat] is not teachers[decision.seat]:  # a student seat: ask the teacher
+        label = teachers[decision.seat].act(decision)
+        game.agreed += int(label == action)
+        game.decisions += 1
+    game.rows.append((decision.seat, decision.observation, decision.action_mask, label))
+    return action
+
+
 def _airships_game(
-    teachers: list[Policy], num_players: int, deal: int, reward: str, max_turns: int | None
-) -> tuple[list[Row], list[float] | None]:
-    """One Airships teacher game on its engine (the fast path, cut after ``max_turns`` turns);
-    its decisions and final rewards (None for a game cut short)."""
-    state = new_game(num_players, seed=deal)
-    rows: list[Row] = []
-    while not state.is_terminal():
-        if max_turns is not None and state.turn > max_turns:
-            return rows, None
-        decision = Decision.from_state(state)
-        action = teachers[decision.seat].act(decision)
-        rows.append((decision.seat, decision.observation, decision.action_mask, action))
-        state.apply_action(action)
-    return rows, game_rewards(state, reward)
-
-
-def _protocol_game(
-    game: Game,
+    players: list[Policy],
     teachers: list[Policy],
     num_players: int,
     deal: int,
     reward: str,
     max_turns: int | None,
-) -> tuple[list[Row], list[float] | None]:
-    """One teacher game of any registered game through the protocol: observed as its
+) -> Played:
+    """One Airships game on its engine (the fast path, cut after ``max_turns`` turns)."""
+    state = new_game(num_players, seed=deal)
+    game = Played([])
+    while not state.is_terminal():
+        if max_turns is not None and state.turn > max_turns:
+            return game
+        state.apply_action(_decide(players, teachers, Decision.from_state(state), game))
+    game.final, game.wins = game_rewards(state, reward), game_rewards(state, "win")
+    return game
+
+
+def _protocol_game(
+    rules: Game,
+    players: list[Policy],
+    teachers: list[Policy],
+    num_players: int,
+    deal: int,
+    reward: str,
+    max_turns: int | None,
+) -> Played:
+    """One game of any registered game through the protocol: observed as its
     :class:`~airships_env.game_aec.GameAEC` observes it (``game.observe`` of the seat's view),
-    cut after ``max_turns`` actions as that env truncates; decisions and final rewards."""
-    state = game.new_state(num_players, seed=deal)
-    rows: list[Row] = []
+    cut after ``max_turns`` actions as that env truncates."""
+    state = rules.new_state(num_players, seed=deal)
+    game = Played([])
     played = 0
     while not state.is_terminal():
         if max_turns is not None and played >= max_turns:
-            return rows, None
-        decision = Decision.for_game(game, state)
-        action = teachers[decision.seat].act(decision)
-        rows.append((decision.seat, decision.observation, decision.action_mask, action))
-        state.apply_action(action)
+            return game
+        state.apply_action(_decide(players, teachers, Decision.for_game(rules, state), game))
         played += 1
     outcome = state.outcome()
     assert outcome is not None  # a terminal state has one
-    return rows, outcome_rewards(outcome, reward, float(getattr(game, "score_scale", 1.0)))
+    scale = float(getattr(rules, "score_scale", 1.0))
+    game.final = outcome_rewards(outcome, reward, scale)
+    game.wins = outcome_rewards(outcome, "win", scale)
+    return game
 
 
 def _play_chunk(
@@ -149,23 +223,41 @@ def _play_chunk(
     gamma: float,
     max_turns: int | None,
     game: str = DEFAULT_GAME,
-) -> tuple[list[np.ndarray], int]:
-    """Play the given games with the teacher in every seat; returns row blocks and drops."""
+    student: str | None = None,
+) -> tuple[list[np.ndarray], list[int | float]]:
+    """Play the given games (the teacher in every seat, or the ``student`` model zip in seat
+    ``g % n`` of game ``g``); returns row blocks and the counters of :data:`_COUNTERS`."""
     teachers = [_make_teacher(teacher, game) for _ in range(num_players)]
     rules = None if game == DEFAULT_GAME else get_game(game)
+    learner = None
+    if student is not None:
+        from agents.policy_agent import ActorNet, NetPolicy
+
+        learner = NetPolicy(ActorNet(student, game), deterministic=True, name="student")
     observations, masks, actions, returns, games = [], [], [], [], []
-    dropped = 0
+    counters: list[int | float] = [0, 0, 0.0, 0, 0]  # in the order of _COUNTERS
     for index in game_indices:
-        for seat, agent in enumerate(teachers):
+        players = list(teachers)
+        if learner is not None:
+            players[index % num_players] = learner
+        for seat, agent in enumerate(players):
             agent.reset(seat, num_players, agent_rng(seed, index, seat))
+            if agent is not teachers[seat]:  # the labelling teacher gets a generator of its own
+                teachers[seat].reset(seat, num_players, agent_rng(seed, index, seat + num_players))
         deal = deal_seed(seed, index)
         if rules is None:
-            rows, final = _airships_game(teachers, num_players, deal, reward, max_turns)
+            played = _airships_game(players, teachers, num_players, deal, reward, max_turns)
         else:
-            rows, final = _protocol_game(rules, teachers, num_players, deal, reward, max_turns)
-        if final is None:
-            dropped += 1
+            played = _protocol_game(rules, players, teachers, num_players, deal, reward, max_turns)
+        if played.final is None or played.wins is None:
+            counters[0] += 1
             continue
+        if learner is not None:
+            counters[1] += 1
+            counters[2] += max(0.0, played.wins[index % num_players])
+            counters[3] += played.agreed
+            counters[4] += played.decisions
+        rows, final = played.rows, played.final
         # The learner's reward arrives with its last decision: discount by own decisions left.
         remaining = [0] * num_players
         discounted = np.empty(len(rows), dtype=np.float32)
@@ -182,7 +274,7 @@ def _play_chunk(
         np.concatenate(part) if part else np.empty(0)
         for part in (observations, masks, actions, returns, games)
     ]
-    return blocks, dropped
+    return blocks, counters
 
 
 def _make_teacher(teacher: str, game: str) -> Policy:
@@ -191,9 +283,9 @@ def _make_teacher(teacher: str, game: str) -> Policy:
     return make_agent(teacher, game=None if game == DEFAULT_GAME else game)
 
 
-def _chunks(games: int) -> Iterator[list[int]]:
-    for start in range(0, games, CHUNK_GAMES):
-        yield list(range(start, min(games, start + CHUNK_GAMES)))
+def _chunks(games: int, first: int = 0) -> Iterator[list[int]]:
+    for start in range(first, first + games, CHUNK_GAMES):
+        yield list(range(start, min(first + games, start + CHUNK_GAMES)))
 
 
 def collect_demonstrations(
@@ -208,9 +300,12 @@ def collect_demonstrations(
     workers: int = 1,
     progress: bool = False,
     game: str = DEFAULT_GAME,
+    student: str | None = None,
+    first_game: int = 0,
 ) -> Demonstrations:
-    """Play ``games`` teacher games of ``game`` and record every decision (see the module
-    docstring)."""
+    """Play games ``first_game`` .. ``first_game + games - 1`` of ``game`` and record every
+    decision with the teacher's action (see the module docstring); with a ``student`` (a model
+    zip of the game) it plays seat ``g % n`` of game ``g`` (DAgger)."""
     from tqdm import tqdm
 
     _make_teacher(teacher, game)  # a bad spec fails here, before any worker starts
@@ -223,26 +318,30 @@ def collect_demonstrations(
         gamma=gamma,
         max_turns=max_turns,
         game=game,
+        student=student,
     )
-    results: dict[int, tuple[list[np.ndarray], int]] = {}
+    results: dict[int, tuple[list[np.ndarray], list[int | float]]] = {}
+    label = f"teacher games ({teacher})" if game == DEFAULT_GAME else f"{game} games ({teacher})"
     bar = tqdm(
         total=games,
         disable=not progress,
-        desc=f"teacher games ({teacher})" if game == DEFAULT_GAME else f"{game} games ({teacher})",
+        desc=label if student is None else f"DAgger games (student vs {teacher})",
         unit="game",
         dynamic_ncols=True,
         file=sys.stderr,
     )
     with bar:
         if workers <= 1:
-            for chunk in _chunks(games):
+            for chunk in _chunks(games, first_game):
                 results[chunk[0]] = play(chunk)
                 bar.update(len(chunk))
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as executor:
                 with single_threaded_workers():  # the executor starts its processes on submit
-                    futures = {executor.submit(play, chunk): chunk for chunk in _chunks(games)}
+                    futures = {
+                        executor.submit(play, chunk): chunk for chunk in _chunks(games, first_game)
+                    }
                 for future, chunk in futures.items():
                     results[chunk[0]] = future.result()
                     bar.update(len(chunk))
@@ -250,13 +349,18 @@ def collect_demonstrations(
     parts = [[blocks[k] for blocks, _ in ordered if blocks[k].size] for k in range(5)]
     if not parts[2]:
         raise RuntimeError(f"no teacher game of {teacher!r} finished within {max_turns} turns")
+    totals = [sum(counter[k] for _, counter in ordered) for k in range(len(_COUNTERS))]
     return Demonstrations(
         observations=np.concatenate(parts[0]).astype(np.float32, copy=False),
         masks=np.concatenate(parts[1]).astype(bool, copy=False),
         actions=np.concatenate(parts[2]).astype(np.int64, copy=False),
         returns=np.concatenate(parts[3]).astype(np.float32, copy=False),
         games=np.concatenate(parts[4]).astype(np.int64, copy=False),
-        dropped_games=sum(dropped for _, dropped in ordered),
+        dropped_games=int(totals[0]),
+        student_games=int(totals[1]),
+        student_wins=float(totals[2]),
+        student_agreed=int(totals[3]),
+        student_decisions=int(totals[4]),
     )
 
 
@@ -317,12 +421,12 @@ def _measure(
     with torch.no_grad():
         for start in range(0, len(rows), batch):
             index = rows[start : start + batch]
-            obs = torch.as_tensor(demos.observations[index])
-            masks = torch.as_tensor(demos.masks[index])
+            obs = torch.as_tensor(demos.observations[index], device=policy.device)
+            masks = torch.as_tensor(demos.masks[index], device=policy.device)
             distribution = policy.get_distribution(obs, action_masks=masks)
-            chosen = distribution.distribution.probs.argmax(dim=1).numpy()
+            chosen = distribution.distribution.probs.argmax(dim=1).cpu().numpy()
             correct += int((chosen == demos.actions[index]).sum())
-            values = policy.predict_values(obs).squeeze(1).numpy()
+            values = policy.predict_values(obs).squeeze(1).cpu().numpy()
             squared += float(((values - demos.returns[index]) ** 2).sum())
     return correct / max(1, len(rows)), squared / max(1, len(rows))
 
@@ -338,12 +442,18 @@ def clone_policy(
     validation: float,
     seed: int,
     log: Callable[[str], None] | None = None,
+    extra: Demonstrations | None = None,
 ) -> CloneReport:
-    """Fit a MaskablePPO policy's actor to the teacher's actions and its critic to the returns."""
+    """Fit a MaskablePPO policy's actor to the teacher's actions and its critic to the returns;
+    the last ``validation`` share of ``demos``' games is held out, and the rows of ``extra``
+    (DAgger's) are only trained on."""
     import torch
 
     started = time.perf_counter()
     train_rows, held_rows = _split(demos, validation)
+    if extra is not None and len(extra):
+        train_rows = np.concatenate([train_rows, len(demos) + np.arange(len(extra))])
+        demos = Demonstrations.concat([demos, extra])
     generator = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     policy.set_training_mode(True)
@@ -352,10 +462,10 @@ def clone_policy(
         total_loss, batches = 0.0, 0
         for start in range(0, len(order), batch_size):
             index = np.sort(order[start : start + batch_size])
-            obs = torch.as_tensor(demos.observations[index])
-            actions = torch.as_tensor(demos.actions[index])
-            masks = torch.as_tensor(demos.masks[index])
-            returns = torch.as_tensor(demos.returns[index])
+            obs, actions, masks, returns = (
+                torch.as_tensor(part[index], device=policy.device)
+                for part in (demos.observations, demos.actions, demos.masks, demos.returns)
+            )
             values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
             loss = -log_prob.mean() + value_coef * torch.nn.functional.mse_loss(
                 values.flatten(), returns

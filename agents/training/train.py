@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -262,21 +263,48 @@ def pretrain(
 
     threads = torch.get_num_threads()
     torch.set_num_threads(config.resolved_learn_threads())  # as the PPO updates will
+    clone = partial(
+        clone_policy,
+        model.policy,
+        demos,
+        batch_size=settings.batch_size,
+        learning_rate=settings.learning_rate,
+        value_coef=settings.value_coef,
+        validation=settings.validation,
+        seed=config.seed,
+        log=log,
+    )
+    rounds: list[dict[str, float]] = []
     try:
-        report = clone_policy(
-            model.policy,
-            demos,
-            epochs=settings.epochs,
-            batch_size=settings.batch_size,
-            learning_rate=settings.learning_rate,
-            value_coef=settings.value_coef,
-            validation=settings.validation,
-            seed=config.seed,
-            log=log,
-        )
+        report = clone(epochs=settings.epochs)
+        extra: list[Demonstrations] = []
+        for number in range(1, settings.dagger_rounds + 1):
+            log(f"pretraining: {report.text()}")
+            played = dagger_round(model, config, run_dir, number, progress)
+            extra.append(played)
+            rounds.append(
+                {
+                    "round": number,
+                    "games": played.student_games,
+                    "student_win_share": round(played.student_win_share, 4),
+                    "agreement": round(played.student_agreement, 4),
+                    "rows": len(played),
+                }
+            )
+            log(
+                f"pretraining: DAgger round {number}/{settings.dagger_rounds}: the clone won "
+                f"{played.student_win_share:.3f} of {played.student_games} games against "
+                f"{settings.teacher} and chose the teacher's action in "
+                f"{played.student_agreement:.3f} of its decisions; training on "
+                f"{len(demos) + sum(len(e) for e in extra)} rows"
+            )
+            report = clone(
+                epochs=settings.dagger_epochs or settings.epochs,
+                extra=Demonstrations.concat(extra),
+            )
     finally:
         torch.set_num_threads(threads)
-    write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", asdict(report))
+    write_json_atomic(run_dir / PRETRAIN_DIR / "report.json", {**asdict(report), "dagger": rounds})
     log(f"pretraining: {report.text()}")
     state.wall_seconds = round(time.perf_counter() - started, 3)
     save_checkpoint(
@@ -290,6 +318,42 @@ def pretrain(
         players=config.num_players,
     )
     return report
+
+
+def dagger_round(
+    model: Any, config: TrainConfig, run_dir: Path, number: int, progress: bool
+) -> Demonstrations:
+    """DAgger round ``number``: the clone as it stands (saved as ``student_<n>.zip``) plays one
+    seat of ``dagger_games`` new games against the teacher, which labels every decision. Its
+    rows are kept as ``dagger_<n>.npz`` and reused if the run is restarted before step 0."""
+    settings = config.pretrain
+    assert settings.teacher is not None
+    path = run_dir / PRETRAIN_DIR / f"dagger_{number}.npz"
+    if path.is_file():
+        return Demonstrations.load(path)
+    student = save_model_atomic(
+        model,
+        run_dir / PRETRAIN_DIR / f"student_{number}.zip",
+        weights_only=True,
+        game=config.game,
+        players=config.num_players,
+    )
+    played = collect_demonstrations(
+        settings.teacher,
+        config.num_players,
+        settings.dagger_games,
+        config.seed,
+        reward=config.reward,
+        gamma=config.ppo.gamma,
+        max_turns=config.max_turns,
+        workers=settings.workers if settings.workers is not None else default_workers(),
+        progress=progress,
+        game=config.game,
+        student=str(student),
+        first_game=settings.games + (number - 1) * settings.dagger_games,
+    )
+    played.save(path)
+    return played
 
 
 def prepare_run_dir(config: TrainConfig, run_dir: Path, resume: bool) -> RunState:
