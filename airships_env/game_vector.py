@@ -8,6 +8,7 @@ extra (stable-baselines3).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -29,14 +30,18 @@ __all__ = ["GameVecEnv"]
 
 class GameVecEnv(DummyVecEnv):
     """``num_envs`` GameSingleAgentEnvs as one VecEnv; ``kwargs`` go to each env, and env
-    ``i`` is seeded ``seed + i`` at the first reset when ``seed`` is given."""
+    ``i`` is seeded ``seed + i`` at the first reset when ``seed`` is given. Each env gets its
+    own copy of ``opponents``: a bot keeps its seat and generator for one game at a time."""
 
     def __init__(self, game: Game | str, num_envs: int, seed: int | None = None, **kwargs: Any):
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
 
         def factory() -> gymnasium.Env:
-            return GameSingleAgentEnv(game, **kwargs)
+            if "opponents" not in kwargs:
+                return GameSingleAgentEnv(game, **kwargs)
+            own = copy.deepcopy(kwargs["opponents"])  # one env's game must not reseat another's
+            return GameSingleAgentEnv(game, **{**kwargs, "opponents": own})
 
         factories: list[Callable[[], gymnasium.Env]] = [factory] * num_envs
         super().__init__(factories)

@@ -59,3 +59,33 @@ def test_vector_env_for_sb3() -> None:
         actions = np.array([int(np.flatnonzero(row)[0]) for row in masks])
         observations, _, _, _ = vec.step(actions)
     assert observations.shape == (2, GAME.observation_size(2))
+
+
+def test_vector_envs_do_not_share_an_opponent() -> None:
+    """Each env of the vector plays its own copy of the opponent (an object keeps one game's
+    seat and generator): every env's games equal a lone env's with the same seed."""
+    from agents.registry import make_agent
+    from airships_env.game_single_agent import GameSingleAgentEnv
+    from airships_env.game_vector import GameVecEnv
+
+    heuristic = make_agent("heuristic", game="clockwork")
+    vec = GameVecEnv(GAME, num_envs=3, seed=7, num_players=3, opponents=heuristic)
+    envs = vec.envs
+    opponents = [id(o) for env in envs for o in env.unwrapped.opponents]
+    assert len(set(opponents)) == len(opponents)
+    alone = [
+        GameSingleAgentEnv(GAME, num_players=3, opponents=make_agent("heuristic", game="clockwork"))
+        for _ in range(3)
+    ]
+    lone_obs = [env.reset(seed=7 + i)[0] for i, env in enumerate(alone)]
+    observations = vec.reset()
+    for _ in range(60):
+        assert np.array_equal(observations, np.stack(lone_obs))
+        masks = vec.action_masks()
+        actions = np.array([int(np.flatnonzero(row)[-1]) for row in masks])
+        observations, _, _, _ = vec.step(actions)
+        for i, env in enumerate(alone):
+            lone, _, terminated, truncated, _ = env.step(int(actions[i]))
+            if terminated or truncated:
+                lone, _ = env.reset()
+            lone_obs[i] = lone
