@@ -15,6 +15,7 @@ from airships_env.game_log import read_game_log, replay_log
 from airships_env.games.nippon import GAME
 from airships_env.games.nippon.engine import State
 from airships_env.games.nippon.engine.model import Phase
+from airships_env.games.nippon.engine.rules import achievement_base
 from airships_env.games.nippon.text import record_text, svg_table
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "nippon"
@@ -122,7 +123,11 @@ def test_svg_draws_every_space_worker_city_tile_and_player(stem: str, fraction: 
         assert len(shapes(panel, "cube")) == sum(state.cubes[p])
         assert len(shapes(panel, "contract")) == len(d.contracts)
         assert len(shapes(panel, "done")) == sum(state.contracts_done[p])
-        assert len(shapes(panel, "achievement")) == len(d.achievements)
+        achievements = shapes(panel, "achievement")
+        assert len(achievements) == len(d.achievements)
+        for element, ach in zip(achievements, d.achievements, strict=True):
+            count = achievement_base(state, p, ach.kind)
+            assert f"{ach.kind}, counts {count} now" in element.find(f"{NS}title").text
         assert ("current" in classes(panel)) == (p == state.current)
         assert ("you" in classes(panel)) == (p == 1)
     title = texts(root)[0]

@@ -1,7 +1,9 @@
-"""How Nippon is shown to people: one line per record, the table as text, a picture, SVG.
+"""How Nippon is shown to people: one line per record, the table as text, a picture, and the
+SVG board of the web page (turn track, action board, worker column, bag, map, player panels).
 
-Written once for every renderer; the picture and the SVG draw what the text says. Nothing here
-reads the generator (a view has none), so the bag's order is never shown.
+The record text is written once here and used by every renderer. Everything is drawn from what
+a view holds; nothing here reads the generator (a view has none), so the bag's order is never
+shown.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from airships_env.games.nippon.engine.actions import action_name
 from airships_env.games.nippon.engine.data import ACTION_KINDS, GIFT_KINDS, GOODS
 from airships_env.games.nippon.engine.records import ActionRecord
-from airships_env.games.nippon.engine.rules import region_influence
+from airships_env.games.nippon.engine.rules import achievement_base, region_influence
 from airships_env.games.nippon.engine.state import Phase, State
 
 __all__ = ["NipponPresenter", "ansi_table", "record_text", "table_lines"]
@@ -573,8 +575,8 @@ def _svg_player(c: _Canvas, s: State, p: int, seat: int | None, x: float, w: flo
             cls="achievement" + " taken" * bool(mult),
             stroke="#999",
             stroke_width=0.6,
-            title=f"achievement {k}: {ach.kind}, 1 VP per {ach.per}, multiplier "
-            f"{mult or ach.printed}",
+            title=f"achievement {k}: {ach.kind}, counts {achievement_base(s, p, ach.kind)} now, "
+            f"1 per {ach.per}, times {mult or ach.printed}",
         )
         c.text(
             ax + 14,
