@@ -13,7 +13,8 @@ import pytest
 
 from airships_env.game_log import read_game_log, replay_log
 from airships_env.games.nippon import GAME
-from airships_env.games.nippon.engine import State
+from airships_env.games.nippon.engine import State, new_game
+from airships_env.games.nippon.engine.data import ACTION_KINDS, default_data_path, load_data
 from airships_env.games.nippon.engine.model import Phase
 from airships_env.games.nippon.engine.rules import achievement_base
 from airships_env.games.nippon.text import record_text, svg_table
@@ -193,3 +194,116 @@ def test_presenter_keeps_its_text_and_picture() -> None:
     assert "order hidden" in presenter.ansi(view, 2, record)
     picture = presenter.rgb(view, 2, record)
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+
+
+GEOMETRY = ("x", "y", "width", "height", "cx", "cy", "r")
+SECTIONS = ("turn-track", "action-board", "worker-column", "bag", "rewards", "map", "legend")
+
+
+def boxes(element: ET.Element) -> list[tuple[float, float, float, float]]:
+    """The (left, top, right, bottom) of every rect and circle below ``element``."""
+    out = []
+    for shape in element.iter():
+        at = {name: float(value) for name, value in shape.attrib.items() if name in GEOMETRY}
+        if shape.tag == f"{NS}rect":
+            x, y = at["x"], at["y"]
+            out.append((x, y, x + at["width"], y + at["height"]))
+        elif shape.tag == f"{NS}circle":
+            x, y, r = at["cx"], at["cy"], at["r"]
+            out.append((x - r, y - r, x + r, y + r))
+    return out
+
+
+def assert_laid_out(svg: str, num_players: int) -> None:
+    """Every shape inside the viewBox; the board's parts (and the players' panels) apart."""
+    root = ET.fromstring(svg)
+    _, _, width, height = (float(v) for v in (root.get("viewBox") or "").split())
+    for left, top, right, bottom in boxes(root):
+        assert left >= 0 and right <= width and top >= 0 and bottom <= height
+    parts = [groups(root, name)[0] for name in SECTIONS] + groups(root, "player")
+    assert len(parts) == len(SECTIONS) + num_players
+    spans = []
+    for part in parts:
+        shown = boxes(part)
+        spans.append(
+            (
+                min(b[0] for b in shown),
+                min(b[1] for b in shown),
+                max(b[2] for b in shown),
+                max(b[3] for b in shown),
+            )
+        )
+    for i, a in enumerate(spans):
+        for b in spans[i + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (parts[spans.index(a)].get("class"), a, b)
+
+
+def stretched_data(tmp_path: Path) -> Path:
+    """A valid data file at the loader's limits where the board is drawn: 9 action spaces of 6
+    workers, 12 rows, a 20-space turn track, 40-space money and coal tracks, knowledge to 30,
+    12 cubes a factory, 40 reward tiles and long colour names."""
+    text = Path(default_data_path()).read_text(encoding="utf-8")
+    spaces = "".join(
+        f'[[action_space]]\nactions = ["{kind}"]\nsource = "R"\n' for kind in ACTION_KINDS
+    )
+    first = text.index("[[action_space]]")
+    last = text.index("[workers]")
+    text = text[:first] + spaces + "\n" + text[last:]
+    names = ", ".join(
+        f'"{c}-{"x" * 20}"' for c in ("red", "blue", "green", "yellow", "black", "white")
+    )
+    money = ", ".join(str(12 + k) for k in range(40))
+    coal = ", ".join(str(2 + k) for k in range(40))
+    for old, new in (
+        ('colours = ["red", "blue", "green", "yellow", "black", "white"]', f"colours = [{names}]"),
+        ("per_colour = 7", "per_colour = 40"),
+        ("per_space = 3 ", "per_space = 6 "),
+        ("rows = { 2 = 2, 3 = 4, 4 = 6 }", "rows = { 2 = 12, 3 = 12, 4 = 12 }"),
+        ("spaces = 8 ", "spaces = 20 "),
+        ("golden_from = 5 ", "golden_from = 17 "),
+        ("scoring_spaces = [3, 5, 8]", "scoring_spaces = [3, 10, 20]"),
+        (
+            "money_track = [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]",
+            f"money_track = [{money}]",
+        ),
+        ("coal_track = [2, 3, 4, 5, 6, 7, 8, 9, 10]", f"coal_track = [{coal}]"),
+        ("knowledge_max = 10", "knowledge_max = 30"),
+        ("factory_capacity = 4 ", "factory_capacity = 12 "),
+    ):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    reward = '[[reward]]\nlevel = 1\nmultiplier = 2\ngift = "coal"\nmin_players = 2\nsource = "R"\n'
+    text += "\n" + reward * 24
+    path = tmp_path / "stretched.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("stem", "fraction"), MID_GAMES)
+def test_svg_parts_stay_apart_and_inside_the_view_box(stem: str, fraction: float) -> None:
+    state, record = golden_state(stem, fraction)
+    assert_laid_out(svg_table(state.view(0), 0, record), state.num_players)
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_svg_fits_a_data_file_at_the_limits(tmp_path: Path, num_players: int) -> None:
+    """A user's data file may have more spaces, rows, track spaces and tiles than the default:
+    the board shrinks its places to fit and still draws every worker."""
+    data = load_data(str(stretched_data(tmp_path)))
+    state = new_game(num_players, seed=3, data=data)
+    rng = np.random.default_rng(3)
+    record = None
+    for _ in range(60):
+        legal = state.legal_actions()
+        record = state.apply_action(legal[int(rng.integers(len(legal)))])
+    svg = svg_table(state.view(0), 0, record)
+    assert_laid_out(svg, num_players)
+    root = ET.fromstring(svg)
+    assert len(groups(root, "action-space")) == 9 and len(groups(root, "column-row")) == 12
+    on_board = sum(map(sum, state.spaces)) + sum(map(sum, state.rows))
+    drawn = sum(len(shapes(g, "worker")) for g in groups(root, "action-space"))
+    drawn += sum(len(shapes(g, "worker")) for g in groups(root, "column-row"))
+    assert on_board > 9 * 3 and drawn == on_board
+    assert len(shapes(root, "track-space")) == 20
+    assert len(shapes(root, "reward-tile")) == len(state.rewards_left) > 16

@@ -133,7 +133,8 @@ def picture(view: State, seat: int | None) -> np.ndarray:
 # -- the SVG board ----------------------------------------------------------------------
 # Every text goes through escape(); class names and numbers are the module's own. Classes are
 # stable (a page's stylesheet or a test may select them); the page owns the markup contract.
-_W, _H = 1200, 924
+_W = 1200  # the height follows the legend's lines
+_LEFT_W = 560  # the left column: turn track, action board, worker column, bag, rewards
 _INK, _FAINT, _PAPER = "#1e222a", "#8a8f98", "#ffffff"
 _GOLD, _STAR = "#e8c65a", "#f6e7b0"
 _REGION_TINT = ("#f6efe0", "#e7f0f7", "#ecf5e4", "#f4eaf1")
@@ -262,102 +263,101 @@ def _svg_header(c: _Canvas, s: State, seat: int | None, last: ActionRecord | Non
 def _svg_turn_track(c: _Canvas, s: State) -> None:
     """K3: the turn track's spaces (golden, scoring) and the marker."""
     d = s.data
+    step = min(48.0, _LEFT_W / d.track_spaces)
+    size = step - 6
     c.group("turn-track")
     c.text(12, 72, "Turn track", size=12, bold=True)
     for k in range(d.track_spaces):
-        x = 12 + k * 48
+        x = 12 + k * step
         kinds = ["track-space"] + ["golden"] * (k >= d.golden_from)
         kinds += ["scoring"] * (k in d.scoring_spaces)
         fill = _GOLD if k >= d.golden_from else "#e4e4e4"
-        c.rect(x, 80, 42, 42, fill, cls=" ".join(kinds), rx=3)
-        c.text(x + 4, 93, str(k + 1), size=10)
+        c.rect(x, 80, size, 42, fill, cls=" ".join(kinds), rx=3)
+        c.text(x + 3, 93, str(k + 1), size=min(10.0, size / 2.2))
         if k in d.scoring_spaces:
-            c.text(x + 38, 118, "★", size=13, anchor="end")
-    mx = 12 + s.marker * 48 + 21
-    c.circle(mx, 101, 9, "#b01c1c", cls="marker", stroke="#000", title="turn marker")
+            c.text(x + size - 3, 118, "★", size=min(13.0, size / 2), anchor="end")
+    c.circle(12 + s.marker * step + size / 2, 104, min(9.0, size / 3), "#b01c1c", cls="marker",
+             stroke="#000", title="turn marker")  # fmt: skip
     c.end()
 
 
 def _worker_slots(
-    c: _Canvas,
-    s: State,
-    counts: list[int],
-    x: float,
-    y: float,
-    r: float,
-    step: float,
-    slots: int,
+    c: _Canvas, s: State, counts: list[int], x: float, y: float, width: float, radius: float
 ) -> None:
-    """Workers of ``counts`` (by colour) in a row of ``slots`` places, the empty ones dashed."""
+    """Workers of ``counts`` (by colour) across ``width`` from ``x``: a place for each of the
+    data's ``per_space`` (the empty ones dashed) or for each worker when there are more."""
+    slots = max(s.data.per_space, sum(counts))
+    step = min(2.5 * radius, width / slots)
+    r = min(radius, step * 0.42)
     k = 0
     for colour, count in enumerate(counts):
         for _ in range(count):
-            c.circle(
-                x + k * step,
-                y,
-                r,
-                _worker_fill(s, colour),
-                cls="worker",
-                title=f"{s.data.colours[colour]} worker",
-            )
+            c.circle(x + r + k * step, y, r, _worker_fill(s, colour), cls="worker",
+                     title=f"{s.data.colours[colour]} worker")  # fmt: skip
             k += 1
     for j in range(k, slots):
-        c.circle(x + j * step, y, r, "none", cls="empty-slot", stroke=_FAINT, dash=True)
+        c.circle(x + r + j * step, y, r, "none", cls="empty-slot", stroke=_FAINT, dash=True)
 
 
 def _svg_action_board(c: _Canvas, s: State) -> None:
     """K1: the action spaces, their actions and workers."""
     d = s.data
+    step = min(112.0, (_LEFT_W + 8) / len(d.action_spaces))
+    width = step - 8
+    font = min(10.0, width / 8.5)
     c.group("action-board")
     c.text(12, 146, "Action board", size=12, bold=True)
     for k, kinds in enumerate(d.action_spaces):
-        x, y = 12 + k * 112, 154
+        x, y = 12 + k * step, 154
         c.group("action-space")
-        c.rect(x, y, 104, 124, "#faf8f2", cls="space", rx=4)
-        c.text(x + 6, y + 16, f"Space {k + 1}", size=11, bold=True)
+        c.rect(x, y, width, 124, "#faf8f2", cls="space", rx=4)
+        c.text(x + 5, y + 16, f"Space {k + 1}", size=min(11.0, width / 6), bold=True)
         for j, kind in enumerate(kinds):
-            c.text(x + 6, y + 34 + 14 * j, ACTION_KINDS[kind], size=10)
-        _worker_slots(c, s, s.spaces[k], x + 20, y + 98, 13, 32, max(d.per_space, 3))
+            c.text(x + 5, y + 34 + 14 * j, ACTION_KINDS[kind], size=font)
+        _worker_slots(c, s, s.spaces[k], x + 5, y + 98, width - 10, 13)
         c.end()
     c.end()
 
 
 def _svg_column_and_bag(c: _Canvas, s: State) -> None:
-    """K2: the worker column's rows (top first); the bag's contents (its order is hidden)."""
+    """K2: the worker column's rows (top first); the bag's contents (its order is hidden);
+    K9: the reward tiles on display."""
     d = s.data
     c.group("worker-column")
     c.text(12, 300, "Worker column", size=12, bold=True)
+    row_step = min(34.0, 220 / max(len(s.rows), 1))
     for k, row in enumerate(s.rows):
-        y = 308 + k * 34
+        y = 308 + k * row_step
         c.group("column-row")
-        c.rect(12, y, 140, 30, "#faf8f2", cls="row", rx=3)
-        c.text(20, y + 19, str(k + 1), size=10, fill=_FAINT)
-        _worker_slots(c, s, row, 52, y + 15, 11, 30, max(d.per_space, 3))
+        c.rect(12, y, 146, row_step - 4, "#faf8f2", cls="row", rx=3)
+        c.text(18, y + row_step / 2 + 2, str(k + 1), size=min(10.0, row_step / 2.5), fill=_FAINT)
+        _worker_slots(c, s, row, 38, y + (row_step - 4) / 2, 114, min(11.0, row_step / 2 - 4))
         c.end()
     c.end()
     c.group("bag")
     c.text(172, 300, "Bag (contents; the draw order is hidden)", size=12, bold=True)
     for colour, count in enumerate(s.bag):
         x = 184 + colour * 64
-        c.circle(
-            x,
-            322,
-            11,
-            _worker_fill(s, colour),
-            cls="bag-colour",
-            title=f"{d.colours[colour]} workers in the bag: {count}",
-        )
+        c.circle(x, 322, 11, _worker_fill(s, colour), cls="bag-colour",
+                 title=f"{d.colours[colour]} workers in the bag: {count}")  # fmt: skip
         c.text(x + 15, 326, f"×{count}", size=11)
     c.end()
     c.group("rewards")
     c.text(172, 360, "Reward tiles on display", size=12, bold=True)
+    lines = -(-len(s.rewards_left) // 4)
+    step = min(38.0, 160 / max(lines, 1))
     for i, t in enumerate(s.rewards_left):
         rw = d.rewards[t]
-        x, y = 172 + (i % 4) * 97, 368 + (i // 4) * 38
-        gift = d.gift_amounts[GIFT_KINDS.index(rw.gift)]
-        c.rect(x, y, 90, 32, "#fbf3dc", cls="reward-tile", rx=3)
-        c.text(x + 6, y + 13, f"level {rw.level} · ×{rw.multiplier}", size=10, bold=True)
-        c.text(x + 6, y + 26, f"+{gift} {rw.gift}", size=10)
+        x, y = 172 + (i % 4) * 97, 368 + (i // 4) * step
+        gift = f"+{d.gift_amounts[GIFT_KINDS.index(rw.gift)]} {rw.gift}"
+        c.rect(x, y, 90, step - 6, "#fbf3dc", cls="reward-tile", rx=3,
+               title=f"reward tile: level {rw.level}, multiplier {rw.multiplier}, {gift}")  # fmt: skip
+        if step >= 32:
+            c.text(x + 6, y + 13, f"level {rw.level} · ×{rw.multiplier}", size=10, bold=True)
+            c.text(x + 6, y + 26, gift, size=10)
+        else:
+            c.text(x + 4, y + step / 2, f"L{rw.level} ×{rw.multiplier} {gift}",
+                   size=min(9.0, step - 8))  # fmt: skip
     c.end()
 
 
@@ -450,24 +450,19 @@ def _svg_influence_space(c: _Canvas, s: State, city: int, i: int, x: float, y: f
 
 
 def _svg_track(
-    c: _Canvas,
-    x: float,
-    y: float,
-    label: str,
-    values: tuple[int, ...],
-    pos: int,
-    stars: tuple[int, ...],
-    fill: str,
-) -> None:
-    """A player's track: one cell per space, stars tinted, the current one in seat colour."""
+    c: _Canvas, x: float, y: float, width: float, label: str, values: tuple[int, ...], pos: int,
+    stars: tuple[int, ...], fill: str,
+) -> None:  # fmt: skip
+    """A player's track in ``width``: one cell per space, stars tinted, the current one in the
+    seat's colour, its value after it."""
+    cell = min(14.0, (width - 62 - 28) / len(values))
     c.group("track")
     c.text(x, y + 10, label, size=10)
     for k in range(len(values)):
-        cell = _STAR if k in stars else _PAPER  # stars are positions
-        c.rect(
-            x + 62 + k * 14, y, 13, 12, fill if k == pos else cell, stroke="#999", stroke_width=0.6
-        )
-    c.text(x + 66 + len(values) * 14, y + 10, str(values[pos]), size=10, bold=True)
+        tint = _STAR if k in stars else _PAPER  # stars are positions
+        c.rect(x + 62 + k * cell, y, cell - 1, 12, fill if k == pos else tint, stroke="#999",
+               stroke_width=0.6)  # fmt: skip
+    c.text(x + 66 + len(values) * cell, y + 10, str(values[pos]), size=10, bold=True)
     c.end()
 
 
@@ -511,10 +506,14 @@ def _svg_player(c: _Canvas, s: State, p: int, seat: int | None, x: float, w: flo
     )
     fill = _seat_fill(p)
     money = tuple(d.money_track)
-    _svg_track(c, x + 8, y + 52, "money", money, s.money_pos[p], (), fill)
-    _svg_track(c, x + 8, y + 68, "coal", tuple(d.coal_track), s.coal_pos[p], d.coal_stars, fill)
+    _svg_track(c, x + 8, y + 52, w - 16, "money", money, s.money_pos[p], (), fill)
+    _svg_track(
+        c, x + 8, y + 68, w - 16, "coal", tuple(d.coal_track), s.coal_pos[p], d.coal_stars, fill
+    )
     knowledge = tuple(range(d.knowledge_max + 1))
-    _svg_track(c, x + 8, y + 84, "knowledge", knowledge, s.knowledge[p], d.knowledge_stars, fill)
+    _svg_track(
+        c, x + 8, y + 84, w - 16, "knowledge", knowledge, s.knowledge[p], d.knowledge_stars, fill
+    )
     c.text(x + 8, y + 116, "workers", size=10)
     for k in range(len(d.worker_levels)):
         wx = x + 74 + k * 26
@@ -627,12 +626,13 @@ def _svg_factory(c: _Canvas, s: State, p: int, g: int, x: float, y: float) -> No
     c.text(x + 21, y + 12, good, size=8.5, anchor="middle", bold=True)
     if machine:
         c.text(x + 21, y + 25, f"+{machine}", size=10, anchor="middle", cls="machine")
+    step = min(9.0, 36 / d.factory_capacity)
     for k in range(d.factory_capacity):
         filled = k < s.cubes[p][g]
         c.rect(
-            x + 4 + k * 9,
+            x + 4 + k * step,
             y + 32,
-            7,
+            step - 2,
             7,
             "#333" if filled else _PAPER,
             cls="cube" if filled else "cube-place",
@@ -641,45 +641,37 @@ def _svg_factory(c: _Canvas, s: State, p: int, g: int, x: float, y: float) -> No
         )
 
 
-def _svg_legend(c: _Canvas, s: State) -> None:
-    """What the shapes and colours mean."""
+def _svg_legend(c: _Canvas, s: State, top: float) -> float:
+    """What the shapes and colours mean, in lines from ``top``; the last line's baseline."""
     d = s.data
-    y = 868
     c.group("legend")
-    c.text(12, y, "Legend", size=12, bold=True)
-    x: float = 84
-    for colour, name in enumerate(d.colours):
-        c.circle(x, y - 4, 7, _worker_fill(s, colour), cls="worker-key")
-        c.text(x + 10, y, f"{name} worker", size=10)
-        x += 30 + 6 * len(name) + 40
-    for p in range(s.num_players):
-        c.rect(x, y - 10, 12, 12, _seat_fill(p), cls="seat-key", stroke="#333")
-        c.text(x + 16, y, f"seat {p}", size=10)
-        x += 62
-    y += 24
-    x = 84
-    keys: list[tuple[str, str]] = [
-        ("golden", "golden turn-track space (three more turns each)"),
-        ("star", "★ scoring phase"),
-        ("marker", "turn marker"),
-        ("neutral", "(n) empty influence space: its neutral value"),
-        ("empty", "free place"),
-        ("done", "contract done"),
+    c.text(12, top, "Legend", size=12, bold=True)
+    keys: list[tuple[str, str, str]] = [
+        ("worker", _worker_fill(s, colour), f"{name} worker") for colour, name in enumerate(d.colours)
+    ]  # fmt: skip
+    keys += [("seat", _seat_fill(p), f"seat {p}") for p in range(s.num_players)]
+    keys += [
+        ("golden", _GOLD, "golden turn-track space (three more turns each)"),
+        ("scoring", _PAPER, "★ scoring phase"),
+        ("marker", "#b01c1c", "turn marker"),
+        ("neutral", _PAPER, "(n) empty influence space: its neutral value"),
+        ("empty", "none", "free place"),
+        ("done", "#666", "contract done"),
     ]
-    for kind, label in keys:
-        if kind == "golden":
-            c.rect(x, y - 10, 12, 12, _GOLD, stroke="#555")
-        elif kind == "marker":
-            c.circle(x + 6, y - 4, 6, "#b01c1c", stroke="#000")
-        elif kind == "empty":
-            c.circle(x + 6, y - 4, 6, "none", stroke=_FAINT, dash=True)
-        elif kind == "done":
-            c.rect(x, y - 10, 12, 12, "#666", stroke="#555")
+    x, y = 84.0, top
+    for kind, fill, label in keys:
+        width = 30 + 6 * len(label)
+        if x + width > _W - 12 or (kind == "golden" and x > 84):  # wrap: the marks on a new line
+            x, y = 84.0, y + 24
+        if kind in ("worker", "marker", "empty"):
+            c.circle(x + 6, y - 4, 6, fill, cls=f"{kind}-key", stroke="#333" if fill != "none"
+                     else _FAINT, dash=kind == "empty")  # fmt: skip
         else:
-            c.rect(x, y - 10, 12, 12, _PAPER, stroke=_FAINT)
+            c.rect(x, y - 10, 12, 12, fill, cls=f"{kind}-key", stroke="#555")
         c.text(x + 16, y, label, size=10)
-        x += 28 + 5.2 * len(label)
+        x += width
     c.end()
+    return y
 
 
 def svg_table(view: State, seat: int | None, last_record: ActionRecord | None = None) -> str:
@@ -687,7 +679,6 @@ def svg_table(view: State, seat: int | None, last_record: ActionRecord | None = 
     the worker column and the bag's contents, the map, one panel per player, a legend."""
     s = view
     c = _Canvas()
-    c.rect(0, 0, _W, _H, "#f4f1ea", cls="background", stroke="none")
     _svg_header(c, s, seat, last_record)
     _svg_turn_track(c, s)
     _svg_action_board(c, s)
@@ -697,11 +688,12 @@ def svg_table(view: State, seat: int | None, last_record: ActionRecord | None = 
     width = (_W - 24 - gap * (s.num_players - 1)) / s.num_players
     for p in range(s.num_players):
         _svg_player(c, s, p, seat, 12 + p * (width + gap), width)
-    _svg_legend(c, s)
+    height = round(_svg_legend(c, s, 868) + 18)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" width="{_W}" '
-        f'height="{_H}" class="nippon-board" font-family="sans-serif" role="img">'
-        f"<title>Nippon table</title>{''.join(c.parts)}</svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {height}" width="{_W}" '
+        f'height="{height}" class="nippon-board" font-family="sans-serif" role="img">'
+        f'<title>Nippon table</title><rect class="background" x="0" y="0" width="{_W}" '
+        f'height="{height}" fill="#f4f1ea"/>{"".join(c.parts)}</svg>'
     )
 
 
