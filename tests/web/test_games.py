@@ -392,3 +392,25 @@ def test_the_chooser_offers_no_agent_that_needs_a_file() -> None:
     assert "ppo" in agents_for("nippon") and "ppo" not in game_agents("nippon")
     assert game_agents("airships") == list(AGENTS)
     assert "ppo" in game_agents("clockwork")  # its bundled policies need no file
+
+
+def test_the_nippon_page_draws_its_svg_board_of_the_seat_view(client) -> None:
+    """Nippon's page holds its own SVG board drawn from the person's view, the last move as its
+    caption; the page, not the board, carries the markup contract."""
+    from airships_env.games.nippon import GAME as NIPPON
+
+    client.get("/play?game=nippon&players=2&opponents=random&seat=0&seed=3")
+    page = client.get("/game/web-3").text
+    state = NIPPON.new_state(2, seed=3)
+    assert state.current_player == 0
+    board = NIPPON.presenter().svg(state.view(0), 0, None)
+    assert 'class="nippon-board"' in board and board in page
+    markup = Page(page)
+    assert markup.games == ["nippon"]
+    assert [index for index, _, _, _ in markup.actions] == state.legal_actions()
+    index, _, url, hidden = markup.actions[0]
+    assert client.post(url, data={**hidden, "action": str(index)}).status_code == 303
+    record = state.apply_action(index)
+    after = client.get("/game/web-3").text
+    assert NIPPON.presenter().svg(state.view(0), 0, record) in after
+    assert "Last: " + NIPPON.presenter().record_text(record, state) in after
