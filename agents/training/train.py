@@ -246,18 +246,7 @@ def pretrain(
         log(f"pretraining: {len(demos)} teacher decisions read from {demos_path}")
     else:
         log(f"pretraining: recording {settings.games} games of {settings.teacher} in every seat")
-        demos = collect_demonstrations(
-            settings.teacher,
-            config.num_players,
-            settings.games,
-            config.seed,
-            reward=config.reward,
-            gamma=config.ppo.gamma,
-            max_turns=config.max_turns,
-            workers=settings.workers if settings.workers is not None else default_workers(),
-            progress=progress,
-            game=config.game,
-        )
+        demos = teacher_games(config, settings.games, progress)
         demos.save(demos_path)
     import torch
 
@@ -320,6 +309,28 @@ def pretrain(
     return report
 
 
+def teacher_games(
+    config: TrainConfig, games: int, progress: bool, **student: Any
+) -> Demonstrations:
+    """``games`` games of the config's teacher recorded as its learner sees them (with a
+    ``student`` and a ``first_game``: a DAgger round's)."""
+    settings = config.pretrain
+    assert settings.teacher is not None
+    return collect_demonstrations(
+        settings.teacher,
+        config.num_players,
+        games,
+        config.seed,
+        reward=config.reward,
+        gamma=config.ppo.gamma,
+        max_turns=config.max_turns,
+        workers=settings.workers if settings.workers is not None else default_workers(),
+        progress=progress,
+        game=config.game,
+        **student,
+    )
+
+
 def dagger_round(
     model: Any, config: TrainConfig, run_dir: Path, number: int, progress: bool
 ) -> Demonstrations:
@@ -338,17 +349,10 @@ def dagger_round(
         game=config.game,
         players=config.num_players,
     )
-    played = collect_demonstrations(
-        settings.teacher,
-        config.num_players,
+    played = teacher_games(
+        config,
         settings.dagger_games,
-        config.seed,
-        reward=config.reward,
-        gamma=config.ppo.gamma,
-        max_turns=config.max_turns,
-        workers=settings.workers if settings.workers is not None else default_workers(),
-        progress=progress,
-        game=config.game,
+        progress,
         student=str(student),
         first_game=settings.games + (number - 1) * settings.dagger_games,
     )
