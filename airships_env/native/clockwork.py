@@ -186,4 +186,3 @@ class NativeClockworkGame:
     def handle(self) -> Any:
         """The core's game object (``_core.ClockworkGame``)."""
         return self._game
-
