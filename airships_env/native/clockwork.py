@@ -54,7 +54,7 @@ def tables(data: ClockworkData, num_players: int) -> tuple[tuple[int, ...], Trac
 def _check_players(num_players: object) -> int:
     if isinstance(num_players, bool) or num_players not in PLAYER_COUNTS:
         raise ValueError(f"Escape from Clockwork City is for 2 to 4 players, not {num_players!r}")
-    return int(num_players)  # type: ignore[call-overload]
+    return int(num_players)
 
 
 class NativeClockworkGame:
