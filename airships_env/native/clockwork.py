@@ -27,7 +27,7 @@ from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.protocol import IllegalActionError, Outcome
 
-__all__ = ["NativeClockworkGame", "pack_options", "tables"]
+__all__ = ["NativeClockworkGame", "pack_options", "random_games", "tables"]
 
 Options = tuple[bool, bool, bool, bool, bool, int]
 Track = tuple[int, int, tuple[int, ...]]
@@ -55,6 +55,26 @@ def _check_players(num_players: object) -> int:
     if isinstance(num_players, bool) or num_players not in PLAYER_COUNTS:
         raise ValueError(f"Escape from Clockwork City is for 2 to 4 players, not {num_players!r}")
     return int(num_players)
+
+
+def random_games(
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: ClockworkData | None = None,
+) -> int:
+    """Random legal whole games in the core alone (the engine benchmark); the actions applied.
+    Game g deals from ``SeedSequence(seed, spawn_key=(g, 0))`` and draws its choices with
+    :func:`~airships_env.chance.uniform_below` from ``(g, 1)``."""
+    players = _check_players(num_players)
+    options = options if options is not None else RulesOptions()
+    counts, track = tables(data if data is not None else default_data(), players)
+    played: int = require().cw_random_games(
+        players, games, seed, pack_options(options), counts, track
+    )
+    return played
 
 
 class NativeClockworkGame:

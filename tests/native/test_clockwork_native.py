@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from airships_env.chance import uniform_below
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine import (
     ClockworkData,
@@ -32,7 +33,7 @@ from airships_env.games.clockwork.engine import data as cw_data
 from airships_env.games.clockwork.engine.data import SCRAP, default_data_path
 from airships_env.games.clockwork.engine.model import DISCARD, OVER, PHASE_NAMES
 from airships_env.native import require
-from airships_env.native.clockwork import NativeClockworkGame, pack_options, tables
+from airships_env.native.clockwork import NativeClockworkGame, pack_options, random_games, tables
 from airships_env.native.convert import rng_state
 
 GOLDEN = Path(__file__).resolve().parent.parent / "clockwork" / "golden"
@@ -154,6 +155,22 @@ def test_many_games_of_every_rules_option_agree(case: str) -> None:
     options = replace(OPTION_CASES[case], max_turns=max(OPTION_CASES[case].max_turns, 100))
     for seed in range(300):
         play_both(2 + seed % 3, 7000 + seed, options=options)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_benchmark_games_are_the_engines_games(players: int) -> None:
+    """cw_random_games (the engine benchmark) plays what the Python engine plays from the same
+    seeds: game g deals from SeedSequence(seed, spawn_key=(g, 0)), chooses from (g, 1)."""
+    applied = 0
+    for game in range(4):
+        rng = np.random.default_rng(np.random.SeedSequence(31, spawn_key=(game, 0)))
+        chooser = np.random.default_rng(np.random.SeedSequence(31, spawn_key=(game, 1)))
+        state = new_game(players, rng=rng)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[uniform_below(chooser, len(legal))])
+            applied += 1
+    assert random_games(players, 4, 31) == applied
 
 
 # -- the golden games -----------------------------------------------------------------------

@@ -458,12 +458,15 @@ int cw_apply(CwGame *g, int action, const int8_t *forced, CwRecord *r) {
             return CW_BAD_DICE;
         if (!forced && !g->rng.present) return CW_NO_RNG;
     }
+    return cw_apply_legal(g, action, forced, r);
+}
+
+int cw_apply_legal(CwGame *g, int action, const int8_t *forced, CwRecord *r) {
     /* H2 needs a free place: checked before anything changes (58 places hold any default deal) */
     int lays = (action >= CW_A_DISCARD && action < CW_A_TURN_PLACE) ||
                (g->phase == CW_RESPOND && action == CW_A_GIVE + CW_SCRAP &&
                 g->challenge[2] != CW_SCRAP && g->config.scrap_to_discards);
     if (lays && free_place(g) < 0) return CW_NO_PLACE;
-
     int seat = g->actor;
     memset(r, 0, sizeof *r);
     r->turn = g->turn;

@@ -138,6 +138,10 @@ void cw_new_game(CwGame *game, const CwConfig *config, int num_players, const Rn
 int cw_legal_actions(const CwGame *game, int16_t *out);
 /* Apply ``action`` (forced dice: two faces, or NULL to roll); CW_OK or an error, game unchanged. */
 int cw_apply(CwGame *game, int action, const int8_t *forced_dice, CwRecord *record);
+/* Apply an action known to be legal (and, if a roll, with a generator or good forced dice): for
+ * loops that take their actions from cw_legal_actions (a batch, a search, a bot game). CW_OK, or
+ * CW_NO_PLACE with the game unchanged. */
+int cw_apply_legal(CwGame *game, int action, const int8_t *forced_dice, CwRecord *record);
 /* The readable name of an action (actions.ACTION_NAMES), into ``out`` (at least 24 bytes). */
 void cw_action_name(int action, char *out, int size);
 /* The name of a phase (model.PHASE_NAMES). */

@@ -653,7 +653,54 @@ static PyTypeObject CwGameType = {
     .tp_doc = "One game of Escape from Clockwork City in the native core (cw_new, cw_import).",
 };
 
+/* cw_random_games(num_players, games, seed, options, counts, track) -> actions applied: random
+ * legal play in the core alone (the engine benchmark), the GIL released. Game g deals from
+ * PCG64(SeedSequence(seed, spawn_key=(g, 0))) and chooses uniform_below(number of legal actions)
+ * from (g, 1), as Airships' random_games does; a game stops after CW_RANDOM_GAME_STEPS actions
+ * (or when a data file of more than 58 cards leaves no free place, see cw_apply). */
+#define CW_RANDOM_GAME_STEPS 1000000
+static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
+    PyObject *players_obj, *games_obj, *seed_obj, *options, *counts, *track;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &players_obj, &games_obj, &seed_obj, &options, &counts,
+                          &track))
+        return NULL;
+    long players, games, seed;
+    if (int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0 ||
+        int_in(games_obj, 0, 1L << 30, "games", &games) < 0 ||
+        int_in(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
+        return NULL;
+    CwConfig config;
+    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    long long actions = 0;
+    uint32_t entropy = (uint32_t)seed;
+    Py_BEGIN_ALLOW_THREADS
+    CwGame game;
+    CwRecord record;
+    int16_t legal[CW_NUM_ACTIONS];
+    for (long g = 0; g < games; g++) {
+        Rng deal, choices;
+        uint32_t spawn[2] = {(uint32_t)g, 0};
+        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
+        spawn[1] = 1;
+        rng_seed_sequence(&choices, &entropy, 1, spawn, 2);
+        cw_new_game(&game, &config, (int)players, &deal);
+        long steps = 0;
+        while (game.phase != CW_OVER && steps < CW_RANDOM_GAME_STEPS) {
+            int n = cw_legal_actions(&game, legal);
+            int action = legal[uniform_below(&choices, (uint64_t)n)];
+            if (cw_apply_legal(&game, action, NULL, &record) != CW_OK) break; /* no free place */
+            steps++;
+        }
+        actions += steps;
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(actions);
+}
+
 static PyMethodDef clockwork_functions[] = {
+    {"cw_random_games", py_cw_random_games, METH_VARARGS,
+     "cw_random_games(num_players, games, seed, options, counts, track) -> actions applied"},
     {"cw_new", py_cw_new, METH_VARARGS,
      "cw_new(num_players, rng_state, options, counts, track) -> ClockworkGame"},
     {"cw_import", py_cw_import, METH_VARARGS,
