@@ -304,6 +304,28 @@ def test_no_free_place_is_refused_before_anything_changes() -> None:
     assert native.to_state().to_dict() == before
 
 
+def test_a_valid_data_file_can_fill_every_place_and_the_core_refuses_cleanly() -> None:
+    """72 cards for 2 players (the loader allows up to 8 of each type) with SCRAP to the discards:
+    random play fills all 58 places; the core then refuses the card that has nowhere to go and
+    changes nothing (the Python engine raises ValueError from list.index halfway through)."""
+    doc = cw_data.tomllib.loads(default_data_path().read_text(encoding="utf-8"))
+    for card in doc["card"]:
+        card["count"]["p2"] = 8 if card["id"] in ("AS", "FUEL", "POWER", "SCRAP") else 4
+    data = parse_data(doc, source="big.toml")
+    assert data.deck_size(2) == 72 > A.NUM_PLACES
+    options = RulesOptions(scrap_to="discards", max_turns=400)
+    native = NativeClockworkGame.new(2, 0, options=options, data=data)
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="no free place") as refused:
+        while not native.is_terminal():
+            legal = native.legal_actions()
+            before = native.to_state().to_dict()
+            native.apply_action(legal[int(rng.integers(len(legal)))])
+    assert "-1 is not in list" not in str(refused.value)
+    assert all(card >= 0 for card in native.to_state().places)
+    assert native.to_state().to_dict() == before
+
+
 def cw_new_args(**changes: Any) -> list[Any]:
     data = new_game(2, 0).data
     counts, track = tables(data, 2)
