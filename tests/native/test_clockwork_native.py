@@ -376,6 +376,25 @@ def test_bad_arguments_to_the_core_are_python_exceptions(
         require().cw_new(*cw_new_args(**changes))
 
 
+def test_bad_arguments_to_the_wrapper_and_the_bench_games_are_python_exceptions() -> None:
+    options, (counts, track) = pack_options(RulesOptions()), tables(new_game(2, 0).data, 2)
+    with pytest.raises(ValueError, match="games"):
+        require().cw_random_games(2, -1, 0, options, counts, track)
+    with pytest.raises(ValueError, match="seed"):
+        require().cw_random_games(2, 1, 2**32, options, counts, track)
+    with pytest.raises(ValueError, match="num_players"):
+        require().cw_random_games(5, 1, 0, options, counts, track)
+    assert require().cw_random_games(2, 0, 0, options, counts, track) == 0
+    with pytest.raises(ValueError, match="seed"):
+        NativeClockworkGame.new(2, -1)
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        NativeClockworkGame.new(True)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="either seed or rng"):
+        NativeClockworkGame.new(2, 0, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="PCG64"):
+        NativeClockworkGame.new(2, rng=np.random.Generator(np.random.MT19937(0)))
+
+
 def test_a_huge_turn_limit_plays_as_the_engine() -> None:
     options = RulesOptions(max_turns=10**30)
     args = cw_new_args(options=pack_options(options))
