@@ -27,9 +27,11 @@ setup(
                     "search.c",
                     "batch.c",
                     "module.c",
+                    "clockwork.c",
+                    "clockwork_module.c",
                 )
             ],
-            depends=[str(SOURCE / name) for name in ("core.h", "binding.h", "search.h")],
+            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h")],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",

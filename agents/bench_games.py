@@ -5,7 +5,9 @@ own native-versus-Python sections in :mod:`agents.cli.bench`). Every figure is p
 this process (one core), random legal play unless said otherwise:
 
 - engine: decisions per second of whole games through the protocol alone (``new_state``,
-  ``legal_actions``, ``apply_action``), at every player count of the game.
+  ``legal_actions``, ``apply_action``), at every player count of the game; for a game with a
+  native core (its rules offer ``native_random_games``) also whole random games in the core
+  alone, in the same run (``native_decisions_per_s`` beside ``python_decisions_per_s``).
 - env: steps per second of the game's PettingZoo AEC environment (the generic
   :class:`~airships_env.game_aec.GameAEC`) with an observation and a mask at every step
   (``last()``), and of PettingZoo's ``connect_four_v3`` the same way in the same run: the
@@ -178,6 +180,28 @@ def engine_rate(game: str, num_players: int, seconds: float, seed: int = 0) -> d
     return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
 
 
+def native_engine_rate(
+    game: str, num_players: int, seconds: float, seed: int = 0
+) -> dict[str, float] | None:
+    """Random legal whole games in the game's native core alone (500 per call): decisions and
+    games per CPU second; None when the game has no native core or it is not built."""
+    from airships_env import native
+
+    play = getattr(get_game(game), "native_random_games", None)
+    if play is None or not native.available():
+        return None
+    counts = {"games": 0, "decisions": 0}
+
+    def chunk() -> int:
+        made = int(play(num_players, 500, seed + counts["games"]))
+        counts["games"] += 500
+        counts["decisions"] += made
+        return made
+
+    rate = timed(chunk, seconds)
+    return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
+
+
 def _line(label: str, value: float, unit: str, digits: int = 0) -> str:
     """One row of the table: a label, a right-aligned figure and its unit."""
     return f"  {label:<30} {value:>12,.{digits}f} {unit}"
@@ -212,8 +236,16 @@ def bench_game(
             figures[f"engine_{players}p"] = {"python": engine}
             row = _line(f"{players} players", engine["decisions_per_s"], "decisions/s")
             log(f"{row} {engine['games_per_s']:>10,.1f} games/s")
-        headline = figures[f"engine_{num_players}p"]["python"]["decisions_per_s"]
-        figures["python_decisions_per_s"] = headline
+            fast = native_engine_rate(game, players, seconds)
+            if fast is not None:
+                figures[f"engine_{players}p"]["native"] = fast
+                row = _line("  native core", fast["decisions_per_s"], "decisions/s")
+                ratio = fast["decisions_per_s"] / engine["decisions_per_s"]
+                log(f"{row} {fast['games_per_s']:>10,.1f} games/s {ratio:>8,.1f}x")
+        headline = figures[f"engine_{num_players}p"]
+        figures["python_decisions_per_s"] = headline["python"]["decisions_per_s"]
+        if "native" in headline:
+            figures["native_decisions_per_s"] = headline["native"]["decisions_per_s"]
     if "env" in sections:
         env_rate = game_env_rate(game, num_players, seconds)
         reference = connect_four_rate(seconds)

@@ -1,4 +1,4 @@
-"""Type stubs of the native core's extension module (airships_env/native/src/module.c)."""
+"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -82,3 +82,37 @@ def play_bot_games(
     heuristic: tuple[Any, ...],
     max_steps: int,
 ) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...], int, int, tuple[int, ...]]]: ...
+
+# -- Escape from Clockwork City (clockwork.c, clockwork_module.c) ----------------------------------
+CW_NUM_ACTIONS: int
+ClockworkOptions = tuple[bool, bool, bool, bool, bool, int]
+ClockworkTrack = tuple[int, int, Sequence[int]]
+
+class ClockworkGame:
+    current_player: int
+    phase: int
+    num_players: int
+    winner: int
+    def clone(self) -> ClockworkGame: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int, dice: Sequence[int] | None = ...) -> tuple[Any, ...]: ...
+    def export(self) -> dict[str, Any]: ...
+
+def cw_new(
+    num_players: int,
+    rng: RngState,
+    options: ClockworkOptions,
+    counts: Sequence[int],
+    track: ClockworkTrack,
+) -> ClockworkGame: ...
+def cw_import(
+    options: ClockworkOptions, counts: Sequence[int], track: ClockworkTrack, state: dict[str, Any]
+) -> ClockworkGame: ...
+def cw_random_games(
+    num_players: int,
+    games: int,
+    seed: int,
+    options: ClockworkOptions,
+    counts: Sequence[int],
+    track: ClockworkTrack,
+) -> int: ...

@@ -10,6 +10,7 @@ import pytest
 
 from agents.bench_games import bench_game, bot_name
 from agents.cli import main
+from airships_env import native
 from airships_env.registry import games, get_game
 
 OTHER_GAMES = [name for name in games() if name != "airships"]
@@ -37,11 +38,20 @@ def test_bench_json_has_every_key(game: str, capsys: pytest.CaptureFixture[str])
     assert len(lines) == 1, "the JSON line is alone on stdout"
     figures = json.loads(lines[0])
     counts = get_game(game).player_counts
-    assert set(figures) == COMMON_KEYS | {f"engine_{n}p" for n in counts}
+    # a game with a native core (its rules offer native_random_games) has the native pair too
+    has_native = hasattr(get_game(game), "native_random_games") and native.available()
+    native_keys = {"native_decisions_per_s"} if has_native else set()
+    assert set(figures) == COMMON_KEYS | native_keys | {f"engine_{n}p" for n in counts}
     assert figures["game"] == game and figures["players"] == 2
+    engines = {"python", "native"} if has_native else {"python"}
     for players in counts:
-        rate = figures[f"engine_{players}p"]["python"]
-        assert rate["decisions_per_s"] > 0 and rate["games_per_s"] > 0
+        assert set(figures[f"engine_{players}p"]) == engines
+        for engine in figures[f"engine_{players}p"].values():
+            assert engine["decisions_per_s"] > 0 and engine["games_per_s"] > 0
+    if has_native:
+        assert (
+            figures["native_decisions_per_s"] == figures["engine_2p"]["native"]["decisions_per_s"]
+        )
     for key in ("python_env_steps_per_s", "connect_four_env_steps_per_s"):
         assert figures[key] > 0
     bot = bot_name(game)

@@ -67,6 +67,13 @@ class ClockworkGame(PythonGame):
         """Each seat's value of an unfinished state in [0, 1] for the search (see :mod:`.evaluate`)."""
         return evaluate(state)
 
+    def native_random_games(self, num_players: int, games: int, seed: int) -> int:
+        """Random legal whole games in the native core alone (the engine benchmark); returns the
+        actions applied (:func:`airships_env.native.clockwork.random_games`)."""
+        from airships_env.native.clockwork import random_games
+
+        return random_games(num_players, games, seed)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

@@ -17,5 +17,6 @@ PyObject *game_export_tuple(const Game *game);
 int parse_greedy_config(PyObject *obj, GreedyConfig *config);
 int parse_heuristic_config(PyObject *obj, HeuristicConfig *config);
 int batch_register(PyObject *module, PyTypeObject *core_type);
+int clockwork_register(PyObject *module);
 
 #endif

@@ -65,19 +65,8 @@ enum {
     CORE_BAD_STATE = 5    /* an imported state that breaks an invariant */
 };
 
-/* -- random numbers: numpy's PCG64 and SeedSequence, the engine's sampler ------------------ */
-typedef struct {
-    uint64_t state_hi, state_lo, inc_hi, inc_lo;
-    int32_t has_uint32; /* carried unchanged for an exact round trip with numpy's state dict */
-    uint32_t uinteger;
-    int32_t present;    /* 0: no generator (a public view, or a state made without one) */
-} Rng;
-
-uint64_t rng_next64(Rng *rng);
-void rng_seed_sequence(Rng *rng, const uint32_t *entropy, int n_entropy, const uint32_t *spawn,
-                       int n_spawn);
-uint64_t uniform_below(Rng *rng, uint64_t bound);
-void shuffle_i8(Rng *rng, int8_t *items, int n);
+/* -- random numbers: numpy's PCG64 and SeedSequence, the engine's sampler (rng.h) --------- */
+#include "rng.h"
 
 /* -- the card set ------------------------------------------------------------------------- */
 typedef struct {

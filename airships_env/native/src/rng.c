@@ -6,7 +6,7 @@
  * the tests compare both streams. On top: the engine's exact uniform sampler (rejection on the
  * raw 64-bit output) and its Fisher-Yates shuffle.
  */
-#include "core.h"
+#include "rng.h"
 
 typedef unsigned __int128 u128;
 

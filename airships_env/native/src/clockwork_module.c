@@ -1,0 +1,717 @@
+/* The CPython binding of Clockwork City's native core (clockwork.c), part of
+ * ``airships_env.native._core``; airships_env/native/clockwork.py is its Python face.
+ *
+ *   cw_new(num_players, rng_state, options, counts, track) -> ClockworkGame   (S1-S4)
+ *   cw_import(options, counts, track, state_dict) -> ClockworkGame            (a Python State)
+ *   ClockworkGame.legal_actions() / apply(action, dice=None) / export() / clone()
+ *
+ * ``options`` is (white_field_exact, lucky_rolls == "anywhere", scrap_to == "discards",
+ * discard_recall == "none", first_player == "roll", max_turns); ``counts`` the 14 card counts
+ * of the player count and ``track`` (length, towers, (6 Scrapyard fields)), as the Python loader
+ * validated them. Every argument is checked here again: a bad one is a Python exception, and the
+ * core is never handed anything out of range. An illegal action raises the engines'
+ * IllegalActionError with the Python engine's message and changes nothing.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "binding.h"
+#include "clockwork.h"
+
+typedef struct {
+    PyObject_HEAD
+    CwGame game;
+} CwGameObject;
+
+static PyTypeObject CwGameType;
+
+/* -- argument checks ------------------------------------------------------------------------- */
+static int int_in(PyObject *obj, long low, long high, const char *what, long *out) {
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected an integer, got %.100s", what,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long value = PyLong_AsLongAndOverflow(obj, &overflow);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    if (overflow || value < low || value > high) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %ld..%ld, got %R", what, low, high, obj);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* A sequence of exactly ``n`` integers in low..high. */
+static int ints_in(PyObject *obj, int n, long low, long high, const char *what, long *out) {
+    PyObject *fast = PySequence_Fast(obj, "expected a sequence of integers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d integers, got %zd", what, n,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (int_in(PySequence_Fast_GET_ITEM(fast, i), low, high, what, &out[i]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* The rules' parameters for ``num_players`` (the checks of data.py and model.py, again). */
+static int parse_config(PyObject *options, PyObject *counts, PyObject *track, int num_players,
+                        CwConfig *c) {
+    memset(c, 0, sizeof *c);
+    if (!PyTuple_Check(options) || PyTuple_GET_SIZE(options) != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "options must be a tuple (white_field_exact, lucky_anywhere, "
+                        "scrap_to_discards, discard_recall_none, first_player_roll, max_turns)");
+        return -1;
+    }
+    int flags[5];
+    for (int i = 0; i < 5; i++) {
+        PyObject *item = PyTuple_GET_ITEM(options, i);
+        if (!PyBool_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "options[%d]: expected a bool, got %.100s", i,
+                         Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        flags[i] = item == Py_True;
+    }
+    c->white_field_exact = (uint8_t)flags[0];
+    c->lucky_anywhere = (uint8_t)flags[1];
+    c->scrap_to_discards = (uint8_t)flags[2];
+    c->discard_recall_none = (uint8_t)flags[3];
+    c->first_player_roll = (uint8_t)flags[4];
+    PyObject *max_turns = PyTuple_GET_ITEM(options, 5);
+    if (!PyLong_Check(max_turns) || PyBool_Check(max_turns)) {
+        PyErr_SetString(PyExc_TypeError, "options[5] (max_turns): expected an integer");
+        return -1;
+    }
+    int overflow;
+    long long turns = PyLong_AsLongLongAndOverflow(max_turns, &overflow);
+    if (turns == -1 && PyErr_Occurred()) return -1;
+    if (overflow < 0 || (!overflow && turns < 1)) {
+        PyErr_Format(PyExc_ValueError, "max_turns: expected a positive integer, got %R", max_turns);
+        return -1;
+    }
+    /* a limit beyond 2^40 turns is never reached: the same game as the exact product */
+    const long long far = 1LL << 40;
+    c->turn_limit = (overflow || turns > far ? far : turns) * num_players;
+
+    long values[CW_NUM_TYPES];
+    if (ints_in(counts, CW_NUM_TYPES, 0, CW_MAX_TYPE_COUNT, "counts", values) < 0) return -1;
+    long total = 0;
+    for (int t = 0; t < CW_NUM_TYPES; t++) {
+        if (t < CW_AS && values[t] != 0 && values[t] != CW_MACHINE_PARTS) {
+            PyErr_Format(PyExc_ValueError, "counts[%d]: a machine has 0 or %d parts, got %ld", t,
+                         CW_MACHINE_PARTS, values[t]);
+            return -1;
+        }
+        c->counts[t] = (int8_t)values[t];
+        total += values[t];
+    }
+    if (total < CW_HAND_LIMIT * num_players + CW_NUM_YARDS) {
+        PyErr_Format(PyExc_ValueError,
+                     "counts: %ld cards cannot deal 7 to each of %d players and one to each "
+                     "Scrapyard",
+                     total, num_players);
+        return -1;
+    }
+    if (!PyTuple_Check(track) || PyTuple_GET_SIZE(track) != 3) {
+        PyErr_SetString(PyExc_TypeError, "track must be a tuple (length, towers, scrapyards)");
+        return -1;
+    }
+    long length, towers, yards[CW_NUM_YARDS];
+    if (int_in(PyTuple_GET_ITEM(track, 0), CW_MIN_TRACK, CW_MAX_TRACK, "track length", &length) < 0 ||
+        int_in(PyTuple_GET_ITEM(track, 1), 0, length - 1, "track towers", &towers) < 0 ||
+        ints_in(PyTuple_GET_ITEM(track, 2), CW_NUM_YARDS, 0, length - 1, "track scrapyards",
+                yards) < 0)
+        return -1;
+    c->length = (int16_t)length;
+    c->towers = (int16_t)towers;
+    for (int k = 0; k < CW_NUM_YARDS; k++) {
+        c->yards[k] = (int16_t)yards[k];
+        int clash = yards[k] == towers;
+        for (int j = 0; j < k; j++) clash |= yards[j] == yards[k];
+        if (clash) {
+            PyErr_SetString(PyExc_ValueError,
+                            "track: the Towers and the six Scrapyards need seven distinct fields");
+            return -1;
+        }
+    }
+    cw_config_finish(c);
+    return 0;
+}
+
+static CwGameObject *cw_alloc(void) {
+    CwGameObject *self = PyObject_New(CwGameObject, &CwGameType);
+    if (self) memset(&self->game, 0, sizeof self->game);
+    return self;
+}
+
+/* cw_new(num_players, rng_state, options, counts, track) -> ClockworkGame */
+static PyObject *py_cw_new(PyObject *module, PyObject *args) {
+    PyObject *players_obj, *rng_obj, *options, *counts, *track;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOOO", &players_obj, &rng_obj, &options, &counts, &track))
+        return NULL;
+    long players;
+    if (int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0)
+        return NULL;
+    CwConfig config;
+    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a new game needs a generator");
+        return NULL;
+    }
+    CwGameObject *self = cw_alloc();
+    if (!self) return NULL;
+    cw_new_game(&self->game, &config, (int)players, &rng);
+    return (PyObject *)self;
+}
+
+/* -- import: a Python State's to_dict() (the generator as a state tuple) -------------------- */
+static PyObject *item_of(PyObject *dict, const char *key) {
+    PyObject *value = PyDict_GetItemString(dict, key); /* borrowed */
+    if (!value) PyErr_Format(PyExc_KeyError, "state: missing '%s'", key);
+    return value;
+}
+
+static int get_int(PyObject *dict, const char *key, long low, long high, long *out) {
+    PyObject *value = item_of(dict, key);
+    return value ? int_in(value, low, high, key, out) : -1;
+}
+
+static int get_ints8(PyObject *dict, const char *key, int n, long low, long high, int8_t *out) {
+    PyObject *value = item_of(dict, key);
+    long values[CW_NUM_PLACES];
+    if (!value || ints_in(value, n, low, high, key, values) < 0) return -1;
+    for (int i = 0; i < n; i++) out[i] = (int8_t)values[i];
+    return 0;
+}
+
+/* A list of ``rows`` rows of ``n`` integers in low..high (hands, known). */
+static int get_rows(PyObject *rows_obj, const char *key, int rows, int n, long low, long high,
+                    int8_t *out) {
+    PyObject *fast = PySequence_Fast(rows_obj, "expected a list of rows");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != rows) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d rows", key, rows);
+        Py_DECREF(fast);
+        return -1;
+    }
+    long values[CW_NUM_TYPES];
+    for (int r = 0; r < rows; r++) {
+        if (ints_in(PySequence_Fast_GET_ITEM(fast, r), n, low, high, key, values) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (int i = 0; i < n; i++) out[r * n + i] = (int8_t)values[i];
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int import_state(CwGame *g, PyObject *d) {
+    long v;
+    int n = g->num_players;
+    long last_type = CW_NUM_TYPES - 1;
+    PyObject *hands = item_of(d, "hands");
+    if (!hands || get_rows(hands, "hands", n, CW_NUM_TYPES, 0, CW_MAX_TYPE_COUNT, &g->hands[0][0]) < 0)
+        return -1;
+    if (get_ints8(d, "laid_fm", n, -1, CW_NUM_FM - 1, g->laid_fm) < 0 ||
+        get_ints8(d, "laid_cb", n, -1, CW_FIRST_CB + CW_NUM_CB - 1, g->laid_cb) < 0)
+        return -1;
+    for (int s = 0; s < n; s++)
+        if (g->laid_cb[s] >= 0 && g->laid_cb[s] < CW_FIRST_CB) {
+            PyErr_SetString(PyExc_ValueError, "laid_cb: expected -1 or a CB type");
+            return -1;
+        }
+    PyObject *piles = item_of(d, "piles");
+    if (!piles) return -1;
+    PyObject *fast = PySequence_Fast(piles, "piles: expected a list of 6 lists");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != CW_NUM_YARDS) {
+        PyErr_SetString(PyExc_ValueError, "piles: expected 6 piles");
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int k = 0; k < CW_NUM_YARDS; k++) {
+        PyObject *pile = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, k), "piles: expected lists");
+        if (!pile) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(pile);
+        int bad = size > CW_MAX_DECK;
+        if (bad) PyErr_Format(PyExc_ValueError, "piles[%d]: at most %d cards", k, CW_MAX_DECK);
+        for (Py_ssize_t i = 0; !bad && i < size; i++) {
+            bad = int_in(PySequence_Fast_GET_ITEM(pile, i), 0, last_type, "piles", &v) < 0;
+            g->piles[k][i] = (int8_t)v;
+        }
+        g->pile_size[k] = (int8_t)size;
+        Py_DECREF(pile);
+        if (bad) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    if (get_ints8(d, "places", CW_NUM_PLACES, -1, last_type, g->places) < 0) return -1;
+    if (get_int(d, "removed_scrap", 0, 32000, &v) < 0) return -1;
+    g->removed_scrap = (int16_t)v;
+    long pawns[CW_MAX_PLAYERS];
+    PyObject *pawns_obj = item_of(d, "pawns");
+    if (!pawns_obj || ints_in(pawns_obj, n, 0, g->config.length - 1, "pawns", pawns) < 0) return -1;
+    for (int s = 0; s < n; s++) g->pawns[s] = (int16_t)pawns[s];
+    if (get_int(d, "start_player", 0, n - 1, &v) < 0) return -1;
+    g->start_player = (int8_t)v;
+    if (get_int(d, "current", 0, n - 1, &v) < 0) return -1;
+    g->current = (int8_t)v;
+    if (get_int(d, "actor", 0, n - 1, &v) < 0) return -1;
+    g->actor = (int8_t)v;
+    if (get_int(d, "phase", 0, CW_OVER, &v) < 0) return -1;
+    g->phase = (int8_t)v;
+    if (get_ints8(d, "dice", 2, 0, 6, g->dice) < 0) return -1;
+    if (get_int(d, "turn", 1, 1L << 30, &v) < 0) return -1;
+    g->turn = (int32_t)v;
+    if (get_int(d, "step", 0, 1L << 30, &v) < 0) return -1;
+    g->step = (int32_t)v;
+    if (get_int(d, "turn_start_field", 0, g->config.length - 1, &v) < 0) return -1;
+    g->turn_start_field = (int16_t)v;
+    PyObject *endgame = item_of(d, "endgame");
+    if (!endgame) return -1;
+    int truth = PyObject_IsTrue(endgame);
+    if (truth < 0) return -1;
+    g->endgame = (int8_t)truth;
+    if (get_ints8(d, "challenge", 4, -1, last_type, g->challenge) < 0) return -1;
+    int ph = g->phase;
+    if (ph == CW_DEMAND || ph == CW_RESPOND || ph == CW_COUNTER || ph == CW_GIVE_BACK) {
+        /* the challenge's seats index the hands; the named type the respond actions */
+        int ok = g->challenge[0] >= 0 && g->challenge[0] < n && g->challenge[1] >= 0 &&
+                 g->challenge[1] < n && g->challenge[0] != g->challenge[1] &&
+                 (ph != CW_RESPOND || (g->challenge[2] >= 0 && g->challenge[2] < CW_SCRAP));
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "challenge: %d %d %d does not fit phase '%s'",
+                         g->challenge[0], g->challenge[1], g->challenge[2], cw_phase_name(ph));
+            return -1;
+        }
+    }
+    if (get_int(d, "seek_type", -1, CW_NUM_NAMEABLE - 1, &v) < 0) return -1;
+    g->seek_type = (int8_t)v;
+    if (get_int(d, "winner", -1, n - 1, &v) < 0) return -1;
+    g->winner = (int8_t)v;
+    PyObject *known = item_of(d, "known");
+    if (!known) return -1;
+    fast = PySequence_Fast(known, "known: expected a list per observer");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "known: expected %d observers", n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int o = 0; o < n; o++)
+        if (get_rows(PySequence_Fast_GET_ITEM(fast, o), "known", n, CW_NUM_TYPES, 0,
+                     CW_MAX_TYPE_COUNT, &g->known[o][0][0]) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    Py_DECREF(fast);
+    PyObject *view_seat = item_of(d, "view_seat");
+    if (!view_seat || int_in(view_seat, -1, -1, "view_seat (a view cannot be played)", &v) < 0)
+        return -1;
+    PyObject *rng = item_of(d, "rng");
+    return rng ? rng_from_tuple(rng, &g->rng) : -1;
+}
+
+/* cw_import(options, counts, track, state) -> ClockworkGame; ``state`` a State.to_dict() with
+ * its "rng" as a generator state tuple or None. */
+static PyObject *py_cw_import(PyObject *module, PyObject *args) {
+    PyObject *options, *counts, *track, *state;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOO!", &options, &counts, &track, &PyDict_Type, &state))
+        return NULL;
+    long players;
+    PyObject *players_obj = item_of(state, "num_players");
+    if (!players_obj ||
+        int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0)
+        return NULL;
+    CwGameObject *self = cw_alloc();
+    if (!self) return NULL;
+    self->game.num_players = (int8_t)players;
+    if (parse_config(options, counts, track, (int)players, &self->game.config) < 0 ||
+        import_state(&self->game, state) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* -- the game object ------------------------------------------------------------------------- */
+static void CwGame_dealloc(CwGameObject *self) { PyObject_Free(self); }
+
+static PyObject *CwGame_clone(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    CwGameObject *copy = cw_alloc();
+    if (copy) copy->game = self->game;
+    return (PyObject *)copy;
+}
+
+static PyObject *legal_list(const CwGame *g) {
+    int16_t legal[CW_NUM_ACTIONS];
+    int n = cw_legal_actions(g, legal);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(legal[i]);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static PyObject *CwGame_legal_actions(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    return legal_list(&self->game);
+}
+
+/* Raise ``module.name(*args)`` (the engines' own error types), a ValueError if not importable. */
+static void raise_typed(const char *module_name, const char *name, PyObject *args,
+                        const char *fallback) {
+    PyObject *module = PyImport_ImportModule(module_name);
+    PyObject *type = module ? PyObject_GetAttrString(module, name) : NULL;
+    Py_XDECREF(module);
+    PyObject *error = type && args ? PyObject_CallObject(type, args) : NULL;
+    Py_XDECREF(type);
+    if (error) {
+        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+        Py_DECREF(error);
+    } else {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, fallback);
+    }
+}
+
+/* IllegalActionError(action, phase name, legal, names, why), as the Python engine raises it. */
+static PyObject *illegal(CwGameObject *self, PyObject *action) {
+    const CwGame *g = &self->game;
+    PyObject *legal = legal_list(g);
+    if (!legal) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(legal);
+    PyObject *names = PyList_New(n);
+    if (!names) {
+        Py_DECREF(legal);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char name[32];
+        cw_action_name((int)PyLong_AsLong(PyList_GET_ITEM(legal, i)), name, sizeof name);
+        PyObject *item = PyUnicode_FromString(name);
+        if (!item) {
+            Py_DECREF(legal);
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyList_SET_ITEM(names, i, item);
+    }
+    const char *why = g->phase == CW_OVER ? "the game is over" : "not among the legal actions";
+    PyObject *args = Py_BuildValue("(OsNNs)", action, cw_phase_name(g->phase), legal, names, why);
+    char fallback[96];
+    snprintf(fallback, sizeof fallback, "illegal action in phase '%s': %s",
+             cw_phase_name(g->phase), why);
+    raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
+    Py_XDECREF(args);
+    return NULL;
+}
+
+/* The record as (step, turn, player, action, dice|None, drawn, turned, given, laid, winner),
+ * None for each absent value (records.ActionRecord without the name). */
+static PyObject *record_tuple(const CwRecord *r) {
+    PyObject *laid = PyTuple_New(r->n_laid);
+    if (!laid) return NULL;
+    for (int i = 0; i < r->n_laid; i++) {
+        PyObject *pair = Py_BuildValue("(ii)", r->laid[i][0], r->laid[i][1]);
+        if (!pair) {
+            Py_DECREF(laid);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(laid, i, pair);
+    }
+#define OPT(x) ((x) >= 0 ? PyLong_FromLong(x) : Py_NewRef(Py_None))
+    PyObject *dice = r->dice[0] ? Py_BuildValue("(ii)", r->dice[0], r->dice[1]) : Py_NewRef(Py_None);
+    return Py_BuildValue("(iiiiNNNNNN)", r->step, r->turn, r->player, r->action, dice,
+                         OPT(r->drawn), OPT(r->turned), OPT(r->given), laid, OPT(r->winner));
+#undef OPT
+}
+
+/* apply(action, dice=None) -> record tuple */
+static PyObject *CwGame_apply(CwGameObject *self, PyObject *args) {
+    PyObject *action_obj, *dice_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &action_obj, &dice_obj)) return NULL;
+    if (!PyLong_Check(action_obj) || PyBool_Check(action_obj)) {
+        PyErr_Format(PyExc_TypeError, "action: expected an integer, got %.100s",
+                     Py_TYPE(action_obj)->tp_name);
+        return NULL;
+    }
+    int overflow;
+    long action = PyLong_AsLongAndOverflow(action_obj, &overflow);
+    if (action == -1 && PyErr_Occurred()) return NULL;
+    if (overflow || action < 0 || action >= CW_NUM_ACTIONS) return illegal(self, action_obj);
+    int8_t dice[2];
+    const int8_t *forced = NULL;
+    if (dice_obj != Py_None) {
+        long faces[2];
+        if (ints_in(dice_obj, 2, 1, 6, "forced dice (two faces 1..6)", faces) < 0) return NULL;
+        dice[0] = (int8_t)faces[0];
+        dice[1] = (int8_t)faces[1];
+        forced = dice;
+    }
+    CwRecord record;
+    int code = cw_apply(&self->game, (int)action, forced, &record);
+    switch (code) {
+    case CW_OK: return record_tuple(&record);
+    case CW_ILLEGAL: return illegal(self, action_obj);
+    case CW_NO_RNG: {
+        const char *message = "this state has no generator: force the dice or determinize it";
+        PyObject *error_args = Py_BuildValue("(s)", message);
+        raise_typed("airships_env.games.clockwork.engine.rules", "ViewError", error_args, message);
+        Py_XDECREF(error_args);
+        return NULL;
+    }
+    case CW_NO_PLACE:
+        PyErr_SetString(PyExc_ValueError,
+                        "no free place to lay a card face down: all 58 places are taken (a data "
+                        "file with more cards than the action table's places)");
+        return NULL;
+    default: PyErr_SetString(PyExc_ValueError, "forced dice must be two faces 1..6"); return NULL;
+    }
+}
+
+#define SET(key, value)                                                  \
+    do {                                                                 \
+        PyObject *item_ = (value);                                       \
+        if (!item_ || PyDict_SetItemString(out, key, item_) < 0) {       \
+            Py_XDECREF(item_);                                           \
+            Py_DECREF(out);                                              \
+            return NULL;                                                 \
+        }                                                                \
+        Py_DECREF(item_);                                                \
+    } while (0)
+
+static PyObject *int_list(const int8_t *values, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static PyObject *rows_list(const int8_t *values, int rows, int n) {
+    PyObject *list = PyList_New(rows);
+    if (!list) return NULL;
+    for (int r = 0; r < rows; r++) {
+        PyObject *row = int_list(values + r * n, n);
+        if (!row) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, r, row);
+    }
+    return list;
+}
+
+/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
+static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    const CwGame *g = &self->game;
+    int n = g->num_players;
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    SET("num_players", PyLong_FromLong(n));
+    SET("hands", rows_list(&g->hands[0][0], n, CW_NUM_TYPES));
+    SET("laid_fm", int_list(g->laid_fm, n));
+    SET("laid_cb", int_list(g->laid_cb, n));
+    PyObject *piles = PyList_New(CW_NUM_YARDS);
+    if (!piles) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    for (int k = 0; k < CW_NUM_YARDS; k++) {
+        PyObject *pile = int_list(g->piles[k], g->pile_size[k]);
+        if (!pile) {
+            Py_DECREF(piles);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(piles, k, pile);
+    }
+    SET("piles", piles);
+    SET("places", int_list(g->places, CW_NUM_PLACES));
+    SET("removed_scrap", PyLong_FromLong(g->removed_scrap));
+    PyObject *pawns = PyList_New(n);
+    if (!pawns) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    for (int s = 0; s < n; s++) PyList_SET_ITEM(pawns, s, PyLong_FromLong(g->pawns[s]));
+    SET("pawns", pawns);
+    SET("start_player", PyLong_FromLong(g->start_player));
+    SET("current", PyLong_FromLong(g->current));
+    SET("actor", PyLong_FromLong(g->actor));
+    SET("phase", PyLong_FromLong(g->phase));
+    SET("dice", int_list(g->dice, 2));
+    SET("turn", PyLong_FromLong(g->turn));
+    SET("step", PyLong_FromLong(g->step));
+    SET("turn_start_field", PyLong_FromLong(g->turn_start_field));
+    SET("endgame", PyBool_FromLong(g->endgame));
+    SET("challenge", int_list(g->challenge, 4));
+    SET("seek_type", PyLong_FromLong(g->seek_type));
+    SET("winner", PyLong_FromLong(g->winner));
+    PyObject *known = PyList_New(n);
+    if (!known) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    for (int o = 0; o < n; o++) {
+        PyObject *rows = rows_list(&g->known[o][0][0], n, CW_NUM_TYPES);
+        if (!rows) {
+            Py_DECREF(known);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(known, o, rows);
+    }
+    SET("known", known);
+    SET("rng", rng_to_tuple(&g->rng));
+    SET("view_seat", PyLong_FromLong(-1));
+    return out;
+}
+#undef SET
+
+static PyObject *CwGame_get_actor(CwGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.actor);
+}
+
+static PyObject *CwGame_get_phase(CwGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.phase);
+}
+
+static PyObject *CwGame_get_num_players(CwGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.num_players);
+}
+
+static PyObject *CwGame_get_winner(CwGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->game.winner);
+}
+
+static PyMethodDef CwGame_methods[] = {
+    {"clone", (PyCFunction)CwGame_clone, METH_NOARGS, "An independent copy."},
+    {"legal_actions", (PyCFunction)CwGame_legal_actions, METH_NOARGS, "The legal actions, sorted."},
+    {"apply", (PyCFunction)CwGame_apply, METH_VARARGS,
+     "apply(action, dice=None) -> (step, turn, player, action, dice, drawn, turned, given, laid, "
+     "winner)"},
+    {"export", (PyCFunction)CwGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef CwGame_getset[] = {
+    {"current_player", (getter)CwGame_get_actor, NULL, "The seat to act.", NULL},
+    {"phase", (getter)CwGame_get_phase, NULL, "The phase (0 roll .. 9 over).", NULL},
+    {"num_players", (getter)CwGame_get_num_players, NULL, "The number of players.", NULL},
+    {"winner", (getter)CwGame_get_winner, NULL, "The winning seat, or -1.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CwGameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "airships_env.native._core.ClockworkGame",
+    .tp_basicsize = sizeof(CwGameObject),
+    .tp_dealloc = (destructor)CwGame_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_methods = CwGame_methods,
+    .tp_getset = CwGame_getset,
+    .tp_doc = "One game of Escape from Clockwork City in the native core (cw_new, cw_import).",
+};
+
+/* cw_random_games(num_players, games, seed, options, counts, track) -> actions applied: random
+ * legal play in the core alone (the engine benchmark), the GIL released. Game g deals from
+ * PCG64(SeedSequence(seed, spawn_key=(g, 0))) and chooses uniform_below(number of legal actions)
+ * from (g, 1), as Airships' random_games does; a game stops after CW_RANDOM_GAME_STEPS actions
+ * (or when a data file of more than 58 cards leaves no free place, see cw_apply). */
+#define CW_RANDOM_GAME_STEPS 1000000
+static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
+    PyObject *players_obj, *games_obj, *seed_obj, *options, *counts, *track;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &players_obj, &games_obj, &seed_obj, &options, &counts,
+                          &track))
+        return NULL;
+    long players, games, seed;
+    if (int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0 ||
+        int_in(games_obj, 0, 1L << 30, "games", &games) < 0 ||
+        int_in(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
+        return NULL;
+    CwConfig config;
+    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    long long actions = 0;
+    uint32_t entropy = (uint32_t)seed;
+    Py_BEGIN_ALLOW_THREADS
+    CwGame game;
+    CwRecord record;
+    int16_t legal[CW_NUM_ACTIONS];
+    for (long g = 0; g < games; g++) {
+        Rng deal, choices;
+        uint32_t spawn[2] = {(uint32_t)g, 0};
+        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
+        spawn[1] = 1;
+        rng_seed_sequence(&choices, &entropy, 1, spawn, 2);
+        cw_new_game(&game, &config, (int)players, &deal);
+        long steps = 0;
+        while (game.phase != CW_OVER && steps < CW_RANDOM_GAME_STEPS) {
+            int n = cw_legal_actions(&game, legal);
+            int action = legal[uniform_below(&choices, (uint64_t)n)];
+            if (cw_apply_legal(&game, action, NULL, &record) != CW_OK) break; /* no free place */
+            steps++;
+        }
+        actions += steps;
+    }
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLongLong(actions);
+}
+
+static PyMethodDef clockwork_functions[] = {
+    {"cw_random_games", py_cw_random_games, METH_VARARGS,
+     "cw_random_games(num_players, games, seed, options, counts, track) -> actions applied"},
+    {"cw_new", py_cw_new, METH_VARARGS,
+     "cw_new(num_players, rng_state, options, counts, track) -> ClockworkGame"},
+    {"cw_import", py_cw_import, METH_VARARGS,
+     "cw_import(options, counts, track, state_dict) -> ClockworkGame"},
+    {NULL, NULL, 0, NULL},
+};
+
+int clockwork_register(PyObject *module) {
+    if (PyType_Ready(&CwGameType) < 0) return -1;
+    Py_INCREF(&CwGameType);
+    if (PyModule_AddObject(module, "ClockworkGame", (PyObject *)&CwGameType) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "CW_NUM_ACTIONS", CW_NUM_ACTIONS) < 0) return -1;
+    return PyModule_AddFunctions(module, clockwork_functions);
+}
