@@ -31,6 +31,7 @@ from airships_env.games.clockwork.engine import (
 from airships_env.games.clockwork.engine import actions as A
 from airships_env.games.clockwork.engine import data as cw_data
 from airships_env.games.clockwork.engine.data import SCRAP, default_data_path
+from airships_env.games.clockwork.engine.errors import ClockworkDataError
 from airships_env.games.clockwork.engine.model import DISCARD, OVER, PHASE_NAMES
 from airships_env.native import require
 from airships_env.native.clockwork import NativeClockworkGame, pack_options, random_games, tables
@@ -112,7 +113,8 @@ def test_every_rules_option_agrees(case: str) -> None:
 @pytest.fixture(scope="module")
 def edited_data() -> ClockworkData:
     """A data file unlike the default: another track and other card counts for every player
-    count (FM4 in the 2-player game, no POWER in the 3-player game, more AS and FUEL)."""
+    count (FM4 in the 2-player game, no POWER in the 3-player game, more AS and FUEL, and in the
+    4-player game no FM6 or CB4, which keeps its 55 cards within the 58 places)."""
     doc = cw_data.tomllib.loads(default_data_path().read_text(encoding="utf-8"))
     counts = {card["id"]: card["count"] for card in doc["card"]}
     counts["FM4"]["p2"] = 4
@@ -121,6 +123,7 @@ def edited_data() -> ClockworkData:
     counts["AS"].update(p2=4, p4=8)
     counts["FUEL"].update(p2=2, p4=8)
     counts["SCRAP"]["p2"] = 8
+    counts["FM6"]["p4"] = counts["CB4"]["p4"] = 0
     doc["track"].update(length=31, towers=17, scrapyards=[3, 30, 9, 12, 20, 25])
     return parse_data(doc, source="edited.toml")
 
@@ -304,26 +307,17 @@ def test_no_free_place_is_refused_before_anything_changes() -> None:
     assert native.to_state().to_dict() == before
 
 
-def test_a_valid_data_file_can_fill_every_place_and_the_core_refuses_cleanly() -> None:
-    """72 cards for 2 players (the loader allows up to 8 of each type) with SCRAP to the discards:
-    random play fills all 58 places; the core then refuses the card that has nowhere to go and
-    changes nothing (the Python engine raises ValueError from list.index halfway through)."""
+def test_a_deck_larger_than_the_places_is_refused_by_the_loader() -> None:
+    """72 cards for 2 players could fill all 58 places (the Python engine then failed inside
+    list.index); the loader refuses such a file, naming the entry and the field, so neither
+    engine ever meets it (the core's own check above stays as a defence)."""
     doc = cw_data.tomllib.loads(default_data_path().read_text(encoding="utf-8"))
     for card in doc["card"]:
         card["count"]["p2"] = 8 if card["id"] in ("AS", "FUEL", "POWER", "SCRAP") else 4
-    data = parse_data(doc, source="big.toml")
-    assert data.deck_size(2) == 72 > A.NUM_PLACES
-    options = RulesOptions(scrap_to="discards", max_turns=400)
-    native = NativeClockworkGame.new(2, 0, options=options, data=data)
-    rng = np.random.default_rng(0)
-    with pytest.raises(ValueError, match="no free place") as refused:
-        while not native.is_terminal():
-            legal = native.legal_actions()
-            before = native.to_state().to_dict()
-            native.apply_action(legal[int(rng.integers(len(legal)))])
-    assert "-1 is not in list" not in str(refused.value)
-    assert all(card >= 0 for card in native.to_state().places)
-    assert native.to_state().to_dict() == before
+    with pytest.raises(
+        ClockworkDataError, match=r"big\.toml: entry \[\[card\]\], field 'count\.p2': 72 cards"
+    ):
+        parse_data(doc, source="big.toml")
 
 
 def cw_new_args(**changes: Any) -> list[Any]:

@@ -22,11 +22,11 @@ and for every track (docs/clockwork/RULES.md):
 
 from __future__ import annotations
 
+from airships_env.games.clockwork.engine.data import NUM_PLACES as NUM_PLACES  # re-exported
 from airships_env.games.clockwork.engine.data import NUM_SCRAPYARDS, NUM_TYPES, TYPE_IDS
 
 MAX_MOVE = 12
 NUM_NAMEABLE = 13  # every type but SCRAP (C1, R1)
-NUM_PLACES = 58  # the most cards a game can hold
 
 ROLL = 0
 PASS = 1

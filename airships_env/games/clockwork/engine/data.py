@@ -46,6 +46,7 @@ KINDS: tuple[str, ...] = (
 )  # fmt: skip
 PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
 NUM_SCRAPYARDS = 6
+NUM_PLACES = 58  # face-down discard places on the board: the most cards a game can hold
 MACHINE_PARTS = 4  # a Flying Machine or a Code Breaker has 4 parts
 MAX_TYPE_COUNT = 8
 MIN_TRACK, MAX_TRACK = 26, 200  # > 24: a move of at most 12 never meets itself both ways
@@ -208,6 +209,13 @@ def parse_data(doc: Mapping[str, Any], source: str = "<data>", digest: str = "")
                 f"count.p{players}",
                 f"{total} cards cannot deal 7 to each of "
                 f"{players} players and one to each Scrapyard (at least {needed})",
+            )
+        if total > NUM_PLACES:
+            raise fail(
+                "[[card]]",
+                f"count.p{players}",
+                f"{total} cards: every card must fit face down on the board's "
+                f"{NUM_PLACES} discard places (at most {NUM_PLACES})",
             )
     track = _parse_track(doc.get("track"), fail)
     counts = {n: tuple(per_count[n]) for n in PLAYER_COUNTS}
