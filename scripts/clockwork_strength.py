@@ -2,6 +2,12 @@
 
     python scripts/clockwork_strength.py --games 200 --players 2 greedy random
     python scripts/clockwork_strength.py --games 200 --players 3 heuristic greedy
+    python scripts/clockwork_strength.py --games 100 \
+        ismcts:ms=100,rollout=10,prior=heuristic,bias=5 heuristic
+
+An agent is any spec of Clockwork's agents (as the arena takes them: ``heuristic:threshold=0.4``,
+``ismcts:...``, ``ppo:path=...``), or ``cheater``, the perfect-information ceiling this script
+alone plays (the heuristic told every hand; never a bot).
 
 Each pair of games deals the same seed twice with the agents' seats rotated, so the deal's luck
 cancels. The first agent plays one seat, the second agent all the others. Printed: the first
@@ -13,42 +19,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from typing import Any
 
 import numpy as np
 
+from agents.registry import make_agent
+from agents.stats import wilson_interval
 from airships_env.games.clockwork import GAME
-from airships_env.policy import Decision, Policy, RandomPolicy
+from airships_env.policy import Decision, Policy
 
 
-def make(name: str, rng: np.random.Generator) -> Policy:
-    """A Clockwork agent by name: random, greedy, heuristic[:THRESHOLD], cheater, ismcts:SIMS,
-    mcts:SIMS."""
-    from agents.bots.clockwork import GreedyBot, HeuristicBot
-
-    if name.split(":")[0] in ("ismcts", "mcts"):
-        from agents.bots.generic_ismcts import GenericISMCTSAgent, GenericMCTSAgent
-
-        kind, _, sims = name.partition(":")
-        search = GenericISMCTSAgent if kind == "ismcts" else GenericMCTSAgent
-        return search(sims=int(sims or 200), seed=int(rng.integers(2**31)))
-
-    table: dict[str, Any] = {
-        "random": RandomPolicy,
-        "greedy": GreedyBot,
-        "heuristic": HeuristicBot,
-        "cheater": Cheater,
-    }
-    name, _, option = name.partition(":")
-    if name not in table:
-        raise SystemExit(f"unknown agent {name!r}; choose from {sorted(table)}")
-    if option:  # heuristic:0.4 = the heuristic's challenge threshold
-        agent: Policy = table[name](rng=rng, threshold=float(option))
-        return agent
-    agent = table[name](rng=rng)
-    return agent  # "cheater": the perfect-information ceiling (script only, never a bot)
+def make(spec: str, rng: np.random.Generator) -> Policy | Cheater:
+    """A Clockwork agent from its spec (the registry's), or the script's ``cheater``."""
+    if spec == "cheater":
+        return Cheater(rng)
+    try:
+        return make_agent(spec, rng=rng, game=GAME)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
 
 
 class Cheater:
@@ -78,19 +67,7 @@ class Cheater:
         raise RuntimeError("the cheater needs the true state")
 
 
-def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = (
-        z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    )
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def play(seats: list[Policy], seed: int) -> int:
+def play(seats: list[Policy | Cheater], seed: int) -> int:
     """One game; the winning seat or -1."""
     state = GAME.new_state(len(seats), seed)
     for seat, agent in enumerate(seats):
@@ -130,7 +107,7 @@ def main() -> None:
             wins += winner == hero_seat
             draws += winner < 0
         seed += 1
-    low, high = wilson(wins, games)
+    low, high = wilson_interval(wins, games)
     result = {
         "agent": args.agent,
         "opponent": args.opponent,
