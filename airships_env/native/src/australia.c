@@ -125,14 +125,15 @@ static int own_in_plane_region(const AuGame *g, int seat) {
     return 0;
 }
 
-/* A3: mark (or, with mask NULL, count) the locations the pending card may place on. */
-static int placement_locations(const AuGame *g, int seat, uint8_t *open) {
+/* A3: the locations the pending card may place on, ascending, into ``out`` (may be NULL: only
+ * counted); returns their number. */
+static int placement_locations(const AuGame *g, int seat, int8_t *out) {
     const AuConfig *c = &g->config;
     int n = 0;
     if (g->pending_paid && c->recolour_anywhere) { /* D1 anywhere: the whole map */
         for (int loc = 0; loc < c->num_locations; loc++)
             if (is_open_to(g, loc, seat)) {
-                if (open) open[loc] = 1;
+                if (out) out[n] = (int8_t)loc;
                 n++;
             }
     } else {
@@ -140,7 +141,7 @@ static int placement_locations(const AuGame *g, int seat, uint8_t *open) {
         for (int i = 0; i < c->region_num_locations[plane]; i++) {
             int loc = c->region_locations[plane][i];
             if (is_open_to(g, loc, seat)) {
-                if (open) open[loc] = 1;
+                if (out) out[n] = (int8_t)loc;
                 n++;
             }
         }
@@ -148,21 +149,21 @@ static int placement_locations(const AuGame *g, int seat, uint8_t *open) {
     return n;
 }
 
-/* D2: mark (mask may be NULL) the locations with an own ranger that has somewhere else to go;
- * returns their number. */
-static int move_sources(const AuGame *g, int seat, uint8_t *mask) {
+/* D2: the locations with an own ranger that has somewhere else to go, as move actions appended
+ * to ``out`` (may be NULL: only counted); returns their number. */
+static int move_sources(const AuGame *g, int seat, int16_t *out) {
     const AuConfig *c = &g->config;
     if (g->dollars[seat] < MOVE_COST) return 0;
     int open_count = 0, first_open = -1;
-    for (int loc = 0; loc < c->num_locations; loc++)
+    for (int loc = 0; loc < c->num_locations && open_count < 2; loc++)
         if (is_open_to(g, loc, seat)) {
             if (open_count++ == 0) first_open = loc;
         }
     int n = 0;
     for (int loc = 0; loc < c->num_locations; loc++)
         if (g->rangers[loc][seat] > 0 && (open_count >= 2 || (open_count == 1 && first_open != loc))) {
-            if (mask) mask[AU_A_MOVE_FROM + loc] = 1;
-            n++;
+            if (!out) return 1; /* whether any */
+            out[n++] = (int16_t)(AU_A_MOVE_FROM + loc);
         }
     return n;
 }
@@ -171,92 +172,85 @@ static int can_place_more(const AuGame *g, int seat) {
     return g->rangers_left > 0 && g->supply[seat] > 0 && placement_locations(g, seat, NULL) > 0;
 }
 
-/* -- what is legal -------------------------------------------------------------------------- */
-static void action_options(const AuGame *g, int seat, uint8_t *mask) {
+/* -- what is legal: each phase writes its actions in ascending order (the table's order) ---- */
+static int action_options(const AuGame *g, int seat, int16_t *out) {
     const AuConfig *c = &g->config;
-    move_sources(g, seat, mask); /* D2 */
-    if (g->actions_left == 0) {  /* T2: after the second action */
-        mask[AU_A_END_TURN] = 1;
-        return;
+    int n = 0;
+    if (g->actions_left == 0) { /* T2: after the second action, D2 moves or the end */
+        n = move_sources(g, seat, out);
+        out[n++] = AU_A_END_TURN;
+        return n;
     }
     int plane = g->plane[seat];
     for (int r = 0; r < AU_NUM_REGIONS; r++)
-        if (r != plane) mask[AU_A_FLY + r] = 1; /* A1 */
+        if (r != plane) out[n++] = (int16_t)(AU_A_FLY + r); /* A1 */
     if (plane >= 0 || c->recolour_anywhere) {
-        int colour = plane >= 0 ? c->region_colour[plane] : -1;
+        int colour = plane >= 0 ? c->region_colour[plane] : -1, paying = 0;
+        int16_t paid[AU_NUM_CARD_TYPES];
         for (int card = 0; card < AU_NUM_CARD_TYPES; card++) {
             if (g->hands[seat][card] == 0) continue;
-            if (plane >= 0 && card % AU_NUM_COLOURS == colour) mask[AU_A_PLAY + card] = 1; /* A2 */
-            else if (g->dollars[seat] >= RECOLOUR_COST) mask[AU_A_PLAY_PAYING + card] = 1; /* D1 */
+            if (plane >= 0 && card % AU_NUM_COLOURS == colour) out[n++] = (int16_t)(AU_A_PLAY + card); /* A2 */
+            else if (g->dollars[seat] >= RECOLOUR_COST) paid[paying++] = (int16_t)(AU_A_PLAY_PAYING + card); /* D1 */
         }
+        for (int i = 0; i < paying; i++) out[n++] = paid[i];
     }
     if (plane >= 0) /* A5 */
         for (int i = 0; i < c->region_num_locations[plane]; i++) {
             int loc = c->region_locations[plane][i];
-            if (g->rangers[loc][seat] > 0) mask[AU_A_TAKE_BACK + loc] = 1;
+            if (g->rangers[loc][seat] > 0) out[n++] = (int16_t)(AU_A_TAKE_BACK + loc);
         }
+    return n + move_sources(g, seat, out + n); /* D2 */
 }
 
-static void place_options(const AuGame *g, int seat, uint8_t *mask) {
+static int place_options(const AuGame *g, int seat, int16_t *out) {
     const AuConfig *c = &g->config;
-    int most = g->rangers_left < g->supply[seat] ? g->rangers_left : g->supply[seat];
-    uint8_t open[AU_MAX_LOCATIONS];
-    memset(open, 0, sizeof open);
-    placement_locations(g, seat, open);
-    for (int loc = 0; loc < c->num_locations; loc++)
-        if (open[loc])
-            for (int k = 1; k <= most; k++) mask[AU_A_PLACE + (k - 1) * AU_MAX_LOCATIONS + loc] = 1; /* A3 */
+    int most = g->rangers_left < g->supply[seat] ? g->rangers_left : g->supply[seat], n = 0;
+    int8_t open[AU_MAX_LOCATIONS];
+    int count = placement_locations(g, seat, open);
+    for (int k = 1; k <= most; k++) /* A3 */
+        for (int i = 0; i < count; i++) out[n++] = (int16_t)(AU_A_PLACE + (k - 1) * AU_MAX_LOCATIONS + open[i]);
     if (g->track_used) {
-        mask[AU_A_STOP_PLACING] = 1; /* W3 */
+        out[n++] = AU_A_STOP_PLACING; /* W3 */
     } else {
-        mask[AU_A_NO_RANGERS] = 1; /* A2 (b) */
+        out[n++] = AU_A_NO_RANGERS; /* A2 (b) */
         if (windmill_eligible(g, seat)) {
             int free = c->ranger_areas - g->ranger_track_size;
             int top = most < free ? most : free;
-            for (int t = 1; t <= top; t++) mask[AU_A_RANGER_TRACK + t - 1] = 1; /* W3 */
+            for (int t = 1; t <= top; t++) out[n++] = (int16_t)(AU_A_RANGER_TRACK + t - 1); /* W3 */
         }
     }
+    return n;
 }
 
-static void legal_mask(const AuGame *g, uint8_t *mask) {
+int au_legal_actions(const AuGame *g, int16_t *out) {
     const AuConfig *c = &g->config;
-    memset(mask, 0, AU_NUM_ACTIONS);
-    int seat = g->current;
+    int seat = g->current, n = 0;
     switch (g->phase) {
     case AU_SETUP_DRAW:
     case AU_DRAW:
         for (int b = 0; b < AU_NUM_BACKS; b++)
-            if (g->stack_size[b] > 0) mask[AU_A_DRAW + b] = 1;
-        break;
+            if (g->stack_size[b] > 0) out[n++] = (int16_t)(AU_A_DRAW + b);
+        return n;
     case AU_WINDMILL:
-        memset(mask + AU_A_WINDMILL, 1, AU_NUM_REGIONS);
-        break;
-    case AU_ACTION: action_options(g, seat, mask); break;
-    case AU_PLACE: place_options(g, seat, mask); break;
+        for (int r = 0; r < AU_NUM_REGIONS; r++) out[n++] = (int16_t)(AU_A_WINDMILL + r);
+        return n;
+    case AU_ACTION: return action_options(g, seat, out);
+    case AU_PLACE: return place_options(g, seat, out);
     case AU_TAKE_BACK: {
         int plane = g->plane[seat];
         for (int i = 0; i < c->region_num_locations[plane]; i++) {
             int loc = c->region_locations[plane][i];
-            if (g->rangers[loc][seat] > 0) mask[AU_A_TAKE_BACK + loc] = 1;
+            if (g->rangers[loc][seat] > 0) out[n++] = (int16_t)(AU_A_TAKE_BACK + loc);
         }
-        mask[AU_A_DONE_TAKING] = 1;
-        break;
+        out[n++] = AU_A_DONE_TAKING;
+        return n;
     }
     case AU_MOVE_TO:
         for (int loc = 0; loc < c->num_locations; loc++)
-            if (loc != g->move_from && is_open_to(g, loc, seat)) mask[AU_A_MOVE_TO + loc] = 1;
-        break;
-    default: break;
+            if (loc != g->move_from && is_open_to(g, loc, seat)) out[n++] = (int16_t)(AU_A_MOVE_TO + loc);
+        return n;
+    default: return 0;
     }
-}
-
-int au_legal_actions(const AuGame *g, int16_t *out) {
-    uint8_t mask[AU_NUM_ACTIONS];
-    legal_mask(g, mask);
-    int n = 0;
-    for (int a = 0; a < AU_NUM_ACTIONS; a++)
-        if (mask[a]) out[n++] = (int16_t)a;
-    return n;
 }
 
 /* -- projects and the windmill -------------------------------------------------------------- */
@@ -318,13 +312,23 @@ static void score_project(AuGame *g, int region, int kind, int value, int initia
     }
 }
 
-/* P4 over the regions an action touched (``touched`` marks them): the initiator's plane region
- * first, then region order; conservation before industrialization. */
-static void check_projects(AuGame *g, int initiator, const uint8_t *touched, AuRecord *r) {
+/* P4 over the regions an action touched (bit r of ``touched`` for region r): the initiator's
+ * plane region first, then region order; conservation before industrialization. */
+static void check_projects(AuGame *g, int initiator, uint32_t touched, AuRecord *r) {
     int plane = g->plane[initiator];
+    uint32_t rest = touched;
+    if (plane >= 0 && (touched >> plane & 1u)) rest &= ~(1u << plane);
+    else plane = -1;
     for (int k = -1; k < AU_NUM_REGIONS; k++) {
-        int region = k < 0 ? plane : k;
-        if (region < 0 || !touched[region] || (k >= 0 && region == plane)) continue;
+        int region;
+        if (k < 0) {
+            if (plane < 0) continue;
+            region = plane;
+        } else {
+            if (!rest) break;
+            region = __builtin_ctz(rest);
+            rest &= rest - 1;
+        }
         if (conservation_complete(g, region)) {
             g->conservation[region] = 0;
             score_project(g, region, AU_CONSERVATION, 0, initiator, r);
@@ -337,8 +341,10 @@ static void check_projects(AuGame *g, int initiator, const uint8_t *touched, AuR
     }
 }
 
-static void touch_location(const AuConfig *c, int loc, uint8_t *touched) {
-    for (int i = 0; i < c->location_num_regions[loc]; i++) touched[c->location_regions[loc][i]] = 1;
+static uint32_t location_touches(const AuConfig *c, int loc) { /* the regions it borders */
+    uint32_t touched = 0;
+    for (int i = 0; i < c->location_num_regions[loc]; i++) touched |= 1u << c->location_regions[loc][i];
+    return touched;
 }
 
 /* -- turns ---------------------------------------------------------------------------------- */
@@ -412,13 +418,11 @@ static void fly(AuGame *g, int seat, int region, AuRecord *r) { /* A1, W2; P5 vi
             if (r) r->windmill_to = (int8_t)region;
         }
     }
-    uint8_t touched[AU_NUM_REGIONS] = {0};
-    touched[region] = 1; /* P5: only this region can change */
-    check_projects(g, seat, touched, r);
+    check_projects(g, seat, 1u << region, r); /* P5: only this region can change */
     action_done(g, r);
 }
 
-static void finish_play(AuGame *g, const uint8_t *touched, AuRecord *r) { /* A2 done, A4 */
+static void finish_play(AuGame *g, uint32_t touched, AuRecord *r) { /* A2 done, A4 */
     g->pending_card = -1;
     g->pending_paid = 0;
     g->rangers_left = 0;
@@ -432,9 +436,9 @@ static void finish_take_back(AuGame *g, AuRecord *r) {
     const AuConfig *c = &g->config;
     g->taken = 0;
     int plane = g->plane[g->current];
-    uint8_t touched[AU_NUM_REGIONS] = {0};
+    uint32_t touched = 0;
     for (int i = 0; i < c->region_num_locations[plane]; i++)
-        touch_location(c, c->region_locations[plane][i], touched);
+        touched |= location_touches(c, c->region_locations[plane][i]);
     check_projects(g, g->current, touched, r);
     action_done(g, r);
 }
@@ -478,14 +482,14 @@ static void act(AuGame *g, int action, AuRecord *r) {
 
 static void place(AuGame *g, int action, AuRecord *r) {
     int seat = g->current;
-    uint8_t touched[AU_NUM_REGIONS] = {0};
+    uint32_t touched = 0;
     if (action >= AU_A_PLACE && action < AU_A_NO_RANGERS) { /* A3 */
         int offset = action - AU_A_PLACE;
         int count = offset / AU_MAX_LOCATIONS + 1, loc = offset % AU_MAX_LOCATIONS;
         g->rangers[loc][seat] += (int8_t)count;
         g->supply[seat] -= (int8_t)count;
         g->rangers_left -= (int8_t)count;
-        touch_location(&g->config, loc, touched);
+        touched = location_touches(&g->config, loc);
         finish_play(g, touched, r);
     } else if (action == AU_A_NO_RANGERS) {
         g->vp[seat] += NO_RANGER_VP; /* A2 (b) */
@@ -506,9 +510,7 @@ static void move_to(AuGame *g, int loc, AuRecord *r) { /* D2 */
     int seat = g->current;
     g->rangers[g->move_from][seat] -= 1;
     g->rangers[loc][seat] += 1;
-    uint8_t touched[AU_NUM_REGIONS] = {0};
-    touch_location(&g->config, g->move_from, touched);
-    touch_location(&g->config, loc, touched);
+    uint32_t touched = location_touches(&g->config, g->move_from) | location_touches(&g->config, loc);
     g->move_from = -1;
     check_projects(g, seat, touched, r);
     g->phase = AU_ACTION;
@@ -516,10 +518,10 @@ static void move_to(AuGame *g, int loc, AuRecord *r) { /* D2 */
 }
 
 int au_apply(AuGame *g, int action, AuRecord *r) {
-    uint8_t mask[AU_NUM_ACTIONS];
-    if (action < 0 || action >= AU_NUM_ACTIONS) return AU_ILLEGAL;
-    legal_mask(g, mask);
-    if (!mask[action]) return AU_ILLEGAL;
+    int16_t legal[AU_NUM_ACTIONS];
+    int n = au_legal_actions(g, legal), found = 0;
+    for (int i = 0; i < n && !found; i++) found = legal[i] == action;
+    if (!found) return AU_ILLEGAL;
     au_apply_legal(g, action, r);
     return AU_OK;
 }
