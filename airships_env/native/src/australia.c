@@ -42,7 +42,8 @@ void au_action_name(int a, char *out, int size) {
     else if (a >= AU_A_RANGER_TRACK && a < AU_A_STOP_PLACING)
         snprintf(out, size, "ranger track %d", a - AU_A_RANGER_TRACK + 1);
     else if (a == AU_A_STOP_PLACING) snprintf(out, size, "stop placing");
-    else if (a >= AU_A_DRAW && a < AU_A_TAKE_BACK) snprintf(out, size, "draw %s", BACKS[a - AU_A_DRAW]);
+    else if (a >= AU_A_DRAW && a < AU_A_TAKE_BACK)
+        snprintf(out, size, "draw %s", BACKS[a - AU_A_DRAW]);
     else if (a >= AU_A_TAKE_BACK && a < AU_A_DONE_TAKING)
         snprintf(out, size, "take back at location %d", a - AU_A_TAKE_BACK);
     else if (a == AU_A_DONE_TAKING) snprintf(out, size, "done taking back");
@@ -161,7 +162,8 @@ static int move_sources(const AuGame *g, int seat, int16_t *out) {
         }
     int n = 0;
     for (int loc = 0; loc < c->num_locations; loc++)
-        if (g->rangers[loc][seat] > 0 && (open_count >= 2 || (open_count == 1 && first_open != loc))) {
+        if (g->rangers[loc][seat] > 0 &&
+            (open_count >= 2 || (open_count == 1 && first_open != loc))) {
             if (!out) return 1; /* whether any */
             out[n++] = (int16_t)(AU_A_MOVE_FROM + loc);
         }
@@ -189,8 +191,10 @@ static int action_options(const AuGame *g, int seat, int16_t *out) {
         int16_t paid[AU_NUM_CARD_TYPES];
         for (int card = 0; card < AU_NUM_CARD_TYPES; card++) {
             if (g->hands[seat][card] == 0) continue;
-            if (plane >= 0 && card % AU_NUM_COLOURS == colour) out[n++] = (int16_t)(AU_A_PLAY + card); /* A2 */
-            else if (g->dollars[seat] >= RECOLOUR_COST) paid[paying++] = (int16_t)(AU_A_PLAY_PAYING + card); /* D1 */
+            if (plane >= 0 && card % AU_NUM_COLOURS == colour)
+                out[n++] = (int16_t)(AU_A_PLAY + card); /* A2 */
+            else if (g->dollars[seat] >= RECOLOUR_COST)
+                paid[paying++] = (int16_t)(AU_A_PLAY_PAYING + card); /* D1 */
         }
         for (int i = 0; i < paying; i++) out[n++] = paid[i];
     }
@@ -208,7 +212,8 @@ static int place_options(const AuGame *g, int seat, int16_t *out) {
     int8_t open[AU_MAX_LOCATIONS];
     int count = placement_locations(g, seat, open);
     for (int k = 1; k <= most; k++) /* A3 */
-        for (int i = 0; i < count; i++) out[n++] = (int16_t)(AU_A_PLACE + (k - 1) * AU_MAX_LOCATIONS + open[i]);
+        for (int i = 0; i < count; i++)
+            out[n++] = (int16_t)(AU_A_PLACE + (k - 1) * AU_MAX_LOCATIONS + open[i]);
     if (g->track_used) {
         out[n++] = AU_A_STOP_PLACING; /* W3 */
     } else {
@@ -247,7 +252,8 @@ int au_legal_actions(const AuGame *g, int16_t *out) {
     }
     case AU_MOVE_TO:
         for (int loc = 0; loc < c->num_locations; loc++)
-            if (loc != g->move_from && is_open_to(g, loc, seat)) out[n++] = (int16_t)(AU_A_MOVE_TO + loc);
+            if (loc != g->move_from && is_open_to(g, loc, seat))
+                out[n++] = (int16_t)(AU_A_MOVE_TO + loc);
         return n;
     default: return 0;
     }
@@ -267,7 +273,8 @@ static void add_scoring(AuRecord *r, int kind, int region, int value, int initia
 }
 
 static void windmill_scoring(AuGame *g, AuRecord *r) { /* W5, W6 */
-    int n = seats(g), counts[AU_MAX_PLAYERS] = {0}, first[AU_MAX_PLAYERS], points[AU_MAX_PLAYERS] = {0};
+    int n = seats(g), counts[AU_MAX_PLAYERS] = {0}, first[AU_MAX_PLAYERS];
+    int points[AU_MAX_PLAYERS] = {0};
     for (int s = 0; s < n; s++) first[s] = AU_MAX_TRACK;
     for (int i = 0; i < g->ranger_track_size; i++) {
         int s = g->ranger_track[i];
@@ -279,7 +286,8 @@ static void windmill_scoring(AuGame *g, AuRecord *r) { /* W5, W6 */
         int best = -1;
         for (int s = 0; s < n; s++) {
             if (used[s] || counts[s] == 0) continue;
-            if (best < 0 || counts[s] > counts[best] || (counts[s] == counts[best] && first[s] < first[best]))
+            if (best < 0 || counts[s] > counts[best] ||
+                (counts[s] == counts[best] && first[s] < first[best]))
                 best = s;
         }
         if (best < 0) break;
@@ -343,7 +351,8 @@ static void check_projects(AuGame *g, int initiator, uint32_t touched, AuRecord 
 
 static uint32_t location_touches(const AuConfig *c, int loc) { /* the regions it borders */
     uint32_t touched = 0;
-    for (int i = 0; i < c->location_num_regions[loc]; i++) touched |= 1u << c->location_regions[loc][i];
+    for (int i = 0; i < c->location_num_regions[loc]; i++)
+        touched |= 1u << c->location_regions[loc][i];
     return touched;
 }
 
@@ -510,7 +519,8 @@ static void move_to(AuGame *g, int loc, AuRecord *r) { /* D2 */
     int seat = g->current;
     g->rangers[g->move_from][seat] -= 1;
     g->rangers[loc][seat] += 1;
-    uint32_t touched = location_touches(&g->config, g->move_from) | location_touches(&g->config, loc);
+    uint32_t touched =
+        location_touches(&g->config, g->move_from) | location_touches(&g->config, loc);
     g->move_from = -1;
     check_projects(g, seat, touched, r);
     g->phase = AU_ACTION;

@@ -69,7 +69,8 @@ static int parse_map(PyObject *map, AuConfig *c) {
                  "map region colours", colours) < 0)
         return -1;
     for (int r = 0; r < AU_NUM_REGIONS; r++) c->region_colour[r] = (int8_t)colours[r];
-    PyObject *fast = PySequence_Fast(PyTuple_GET_ITEM(map, 1), "map locations: expected a sequence");
+    PyObject *fast =
+        PySequence_Fast(PyTuple_GET_ITEM(map, 1), "map locations: expected a sequence");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     if (n < 1 || n > AU_MAX_LOCATIONS) {
@@ -84,7 +85,8 @@ static int parse_map(PyObject *map, AuConfig *c) {
         long kind, regions[AU_MAX_LOCATION_REGIONS];
         int count = -1;
         if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
-            PyErr_Format(PyExc_TypeError, "map location %zd: expected a tuple (kind, regions)", loc);
+            PyErr_Format(PyExc_TypeError, "map location %zd: expected a tuple (kind, regions)",
+                         loc);
         } else if (arg_int(PyTuple_GET_ITEM(item, 0), 0, 1, "map location kind (0 camp, 1 ship)",
                            &kind) == 0) {
             count = arg_int_list(PyTuple_GET_ITEM(item, 1), AU_MAX_LOCATION_REGIONS, 0,
@@ -98,7 +100,8 @@ static int parse_map(PyObject *map, AuConfig *c) {
         for (int i = 1; i < count; i++) ascending &= regions[i] > regions[i - 1];
         if (!ascending) {
             PyErr_Format(PyExc_ValueError,
-                         "map location %zd: expected 2..4 distinct regions in ascending order", loc);
+                         "map location %zd: expected 2..4 distinct regions in ascending order",
+                         loc);
             Py_DECREF(fast);
             return -1;
         }
@@ -167,11 +170,13 @@ static int parse_components(PyObject *components, int num_players, AuConfig *c) 
     Py_DECREF(fast);
     if (bad) return -1;
     long rangers, start, top, tile_areas, ranger_areas;
-    if (arg_int(PyTuple_GET_ITEM(components, 3), 1, AU_MAX_RANGERS, "rangers", &rangers) < 0 ||
-        arg_int(PyTuple_GET_ITEM(components, 4), 0, AU_MAX_WINDMILL, "windmill start", &start) < 0 ||
-        arg_int(PyTuple_GET_ITEM(components, 5), start, AU_MAX_WINDMILL, "windmill max", &top) < 0 ||
-        arg_int(PyTuple_GET_ITEM(components, 6), 1, AU_MAX_TRACK, "tile areas", &tile_areas) < 0 ||
-        arg_int(PyTuple_GET_ITEM(components, 7), 1, AU_MAX_TRACK, "ranger areas", &ranger_areas) < 0)
+    PyObject *item[8];
+    for (int i = 0; i < 8; i++) item[i] = PyTuple_GET_ITEM(components, i);
+    if (arg_int(item[3], 1, AU_MAX_RANGERS, "rangers", &rangers) < 0 ||
+        arg_int(item[4], 0, AU_MAX_WINDMILL, "windmill start", &start) < 0 ||
+        arg_int(item[5], start, AU_MAX_WINDMILL, "windmill max", &top) < 0 ||
+        arg_int(item[6], 1, AU_MAX_TRACK, "tile areas", &tile_areas) < 0 ||
+        arg_int(item[7], 1, AU_MAX_TRACK, "ranger areas", &ranger_areas) < 0)
         return -1;
     (void)num_players;
     c->rangers = (int8_t)rangers;
