@@ -34,7 +34,18 @@ setup(
                     "australia_module.c",
                 )
             ],
-            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h", "args.h", "australia.h")],
+            depends=[
+                str(SOURCE / name)
+                for name in (
+                    "core.h",
+                    "rng.h",
+                    "binding.h",
+                    "search.h",
+                    "clockwork.h",
+                    "args.h",
+                    "australia.h",
+                )
+            ],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",
