@@ -29,9 +29,23 @@ setup(
                     "module.c",
                     "clockwork.c",
                     "clockwork_module.c",
+                    "args.c",
+                    "australia.c",
+                    "australia_module.c",
                 )
             ],
-            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h")],
+            depends=[
+                str(SOURCE / name)
+                for name in (
+                    "core.h",
+                    "rng.h",
+                    "binding.h",
+                    "search.h",
+                    "clockwork.h",
+                    "args.h",
+                    "australia.h",
+                )
+            ],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",

@@ -19,7 +19,7 @@ Sections (each pair measured in the same run, one core, CPU time of this process
 - bots: milliseconds per decision of each bot (Python), and the arena's games per second.
 
 Another game (``airships bench --game clockwork [--players N] [--json]``) has the sections of
-:mod:`agents.bench_games`: engine (every player count; with a native core, e.g. Clockwork's, whole
+:mod:`agents.bench_games`: engine (every player count; with a native core (Clockwork's, Australia's), whole
 random games in the core beside the Python engine: ``native_decisions_per_s`` /
 ``python_decisions_per_s``), env (its AEC env beside PettingZoo's
 ``connect_four_v3`` in the same run: ``python_env_steps_per_s`` / ``connect_four_env_steps_per_s``),

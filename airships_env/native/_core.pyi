@@ -1,4 +1,4 @@
-"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c)."""
+"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c, australia_module.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -115,4 +115,43 @@ def cw_random_games(
     options: ClockworkOptions,
     counts: Sequence[int],
     track: ClockworkTrack,
+) -> int: ...
+
+# -- Australia (australia.c, australia_module.c) --------------------------------------------------
+AU_NUM_ACTIONS: int
+AustraliaOptions = tuple[bool, bool, int, int]
+AustraliaMap = tuple[Sequence[int], Sequence[tuple[int, Sequence[int]]]]
+AustraliaComponents = tuple[
+    Sequence[Sequence[int]], Sequence[int], Sequence[bool], int, int, int, int, int
+]
+
+class AustraliaGame:
+    current_player: int
+    phase: int
+    num_players: int
+    def clone(self) -> AustraliaGame: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int) -> tuple[Any, ...]: ...
+    def export(self) -> dict[str, Any]: ...
+
+def au_new(
+    num_players: int,
+    rng: RngState,
+    options: AustraliaOptions,
+    map: AustraliaMap,
+    components: AustraliaComponents,
+) -> AustraliaGame: ...
+def au_import(
+    options: AustraliaOptions,
+    map: AustraliaMap,
+    components: AustraliaComponents,
+    state: dict[str, Any],
+) -> AustraliaGame: ...
+def au_random_games(
+    num_players: int,
+    games: int,
+    seed: int,
+    options: AustraliaOptions,
+    map: AustraliaMap,
+    components: AustraliaComponents,
 ) -> int: ...

@@ -71,6 +71,13 @@ class AustraliaGame(PythonGame):
         totals = [state.vp[seat] + state.dollars[seat] for seat in range(state.num_players)]
         return score_shares(totals, self.score_scale / 5)
 
+    def native_random_games(self, num_players: int, games: int, seed: int) -> int:
+        """Random legal whole games in the native core alone (the engine benchmark); returns the
+        actions applied (:func:`airships_env.native.australia.random_games`)."""
+        from airships_env.native.australia import random_games
+
+        return random_games(num_players, games, seed)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

@@ -18,5 +18,6 @@ int parse_greedy_config(PyObject *obj, GreedyConfig *config);
 int parse_heuristic_config(PyObject *obj, HeuristicConfig *config);
 int batch_register(PyObject *module, PyTypeObject *core_type);
 int clockwork_register(PyObject *module);
+int australia_register(PyObject *module);
 
 #endif
