@@ -28,6 +28,8 @@ setup(
                     "batch.c",
                     "module.c",
                     "clockwork.c",
+                    "clockwork_obs.c",
+                    "clockwork_bots.c",
                     "clockwork_module.c",
                 )
             ],

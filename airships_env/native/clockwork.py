@@ -5,7 +5,11 @@ oracle; the core (``airships_env/native/src/clockwork.c``, in the extension
 ``airships_env.native._core``) is the fast path. Both draw every chance event from the same
 numpy PCG64 stream with the shared samplers of :mod:`airships_env.chance`, so the same seed and
 the same actions give the same game: the deal, dice, legal actions, records and the whole state
-(knowledge included). ``tests/native/test_clockwork_native.py`` holds them to it.
+(knowledge included). ``tests/native/test_clockwork_native.py`` holds them to it. The core also
+writes each seat's observation (``src/clockwork_obs.c``, the bytes of
+:func:`~airships_env.games.clockwork.observation.encode_observation`) and plays the random, greedy
+and heuristic bots (``src/clockwork_bots.c``, the decisions and generator draws of the Python
+bots): ``tests/native/test_clockwork_observation.py`` and ``test_clockwork_bots.py``.
 
 The data (card counts, track) are not compiled into the core: :func:`tables` hands it the tables
 the Python loader validated, so an edited data file plays in C exactly as in Python.
@@ -27,7 +31,13 @@ from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.protocol import IllegalActionError, Outcome
 
-__all__ = ["NativeClockworkGame", "pack_options", "random_games", "tables"]
+__all__ = ["BOTS", "NativeClockworkGame", "pack_options", "random_games", "tables"]
+
+#: The native bots (their controller codes in the core): ``random`` is
+#: :class:`~airships_env.policy.RandomPolicy`, ``greedy`` and ``heuristic`` the bots of
+#: :mod:`agents.bots.clockwork` (the heuristic with its default threshold unless given).
+BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
+HEURISTIC_THRESHOLD = 0.3  # agents.bots.clockwork.HeuristicBot's default
 
 Options = tuple[bool, bool, bool, bool, bool, int]
 Track = tuple[int, int, tuple[int, ...]]
@@ -201,6 +211,34 @@ class NativeClockworkGame:
     def outcome(self) -> Outcome | None:
         """Scores, winners and places once the game is over (W2, W3); None before."""
         return self.to_state().outcome() if self.is_terminal() else None
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation (:func:`~airships_env.games.clockwork.observation.
+        encode_observation` of its view), a fresh float32 vector."""
+        out = np.empty(require().CW_OBS_SIZE, dtype=np.float32)
+        self._game.observe(seat, out)
+        return out
+
+    def bot_action(
+        self, bot: str, rng: np.random.Generator, *, threshold: float = HEURISTIC_THRESHOLD
+    ) -> int:
+        """The native ``bot``'s choice for the seat to act, drawing from ``rng`` (advanced as
+        the Python bot advances its generator): the Python bot's decision."""
+        code = BOTS.get(bot)
+        if code is None:
+            raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+        action, after = self._game.bot_action(code, rng_state(rng), float(threshold))
+        state, inc, has_uint32, uinteger = after
+        bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        return int(action)
 
     @property
     def handle(self) -> Any:
