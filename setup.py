@@ -30,10 +30,11 @@ setup(
                     "clockwork.c",
                     "clockwork_obs.c",
                     "clockwork_bots.c",
+                    "clockwork_batch.c",
                     "clockwork_module.c",
                 )
             ],
-            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h")],
+            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h", "clockwork_binding.h")],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",

@@ -18,7 +18,7 @@ from agents.bots.clockwork import GreedyBot, HeuristicBot
 from airships_env.chance import copy_generator
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine import ClockworkData, RulesOptions, new_game
-from airships_env.native.clockwork import NativeClockworkGame
+from airships_env.native.clockwork import NativeClockworkGame, bot_decisions
 from airships_env.policy import Decision, RandomPolicy
 
 MAKERS: dict[str, Any] = {"random": RandomPolicy, "greedy": GreedyBot, "heuristic": HeuristicBot}
@@ -145,3 +145,30 @@ def test_bad_arguments_are_python_exceptions() -> None:
         finished.apply_action(finished.legal_actions()[0])
     with pytest.raises(ValueError, match="over"):
         NativeClockworkGame.from_state(finished).bot_action("random", rng)
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "heuristic"])
+def test_the_benchmark_games_are_the_python_bots_games(bot: str) -> None:
+    """bot_decisions (the bots' benchmark) plays what the Python bots play from the same seeds:
+    game g deals from SeedSequence(seed, spawn_key=(g, 0)), seat s's bot draws from (g, 1 + s)."""
+    for players in (2, 3, 4):
+        made = 0
+        for game in range(3):
+            state = new_game(
+                players, rng=np.random.default_rng(np.random.SeedSequence(9, spawn_key=(game, 0)))
+            )
+            bots = [MAKERS[bot]() for _ in range(players)]
+            for seat, python_bot in enumerate(bots):
+                python_bot.reset(
+                    seat,
+                    players,
+                    np.random.default_rng(np.random.SeedSequence(9, spawn_key=(game, 1 + seat))),
+                )
+            while not state.is_terminal():
+                state.apply_action(bots[state.current_player].act(Decision.for_game(GAME, state)))
+                made += 1
+        assert bot_decisions(bot, players, 3, 9) == made
+    with pytest.raises(ValueError, match="unknown native bot"):
+        bot_decisions("mcts", 2, 1, 0)
+    with pytest.raises(ValueError, match="2 to 4"):
+        bot_decisions("greedy", 5, 1, 0)

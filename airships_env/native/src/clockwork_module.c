@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "clockwork.h"
+#include "clockwork_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -65,8 +65,8 @@ static int ints_in(PyObject *obj, int n, long low, long high, const char *what, 
 }
 
 /* The rules' parameters for ``num_players`` (the checks of data.py and model.py, again). */
-static int parse_config(PyObject *options, PyObject *counts, PyObject *track, int num_players,
-                        CwConfig *c) {
+int cw_parse_config(PyObject *options, PyObject *counts, PyObject *track, int num_players,
+                    CwConfig *c) {
     memset(c, 0, sizeof *c);
     if (!PyTuple_Check(options) || PyTuple_GET_SIZE(options) != 6) {
         PyErr_SetString(PyExc_TypeError,
@@ -179,7 +179,7 @@ static PyObject *py_cw_new(PyObject *module, PyObject *args) {
     if (int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
     CwConfig config;
-    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    if (cw_parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
     Rng rng;
     if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
     if (!rng.present) {
@@ -361,7 +361,7 @@ static PyObject *py_cw_import(PyObject *module, PyObject *args) {
     CwGameObject *self = cw_alloc();
     if (!self) return NULL;
     self->game.num_players = (int8_t)players;
-    if (parse_config(options, counts, track, (int)players, &self->game.config) < 0 ||
+    if (cw_parse_config(options, counts, track, (int)players, &self->game.config) < 0 ||
         import_state(&self->game, state) < 0) {
         Py_DECREF(self);
         return NULL;
@@ -551,10 +551,8 @@ static PyObject *rows_list(const int8_t *values, int rows, int n) {
     return list;
 }
 
-/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
-static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
-    (void)unused;
-    const CwGame *g = &self->game;
+/* The state as State.to_dict()'s fields (the generator as a state tuple). */
+PyObject *cw_export_dict(const CwGame *g) {
     int n = g->num_players;
     PyObject *out = PyDict_New();
     if (!out) return NULL;
@@ -618,6 +616,12 @@ static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
     return out;
 }
 #undef SET
+
+/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
+static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    return cw_export_dict(&self->game);
+}
 
 /* observe(seat, out): ``seat``'s observation into ``out`` (a writable float32 buffer of
  * CW_OBS_SIZE items). */
@@ -740,7 +744,7 @@ static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
         int_in(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
         return NULL;
     CwConfig config;
-    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    if (cw_parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
     long long actions = 0;
     uint32_t entropy = (uint32_t)seed;
     Py_BEGIN_ALLOW_THREADS
@@ -783,5 +787,6 @@ int clockwork_register(PyObject *module) {
     if (PyModule_AddObject(module, "ClockworkGame", (PyObject *)&CwGameType) < 0) return -1;
     if (PyModule_AddIntConstant(module, "CW_NUM_ACTIONS", CW_NUM_ACTIONS) < 0) return -1;
     if (PyModule_AddIntConstant(module, "CW_OBS_SIZE", CW_OBS_SIZE) < 0) return -1;
+    if (clockwork_batch_register(module) < 0) return -1;
     return PyModule_AddFunctions(module, clockwork_functions);
 }
