@@ -315,3 +315,23 @@ def test_seeding_restarts_the_documented_stream() -> None:
         venv.step(venv.action_masks().argmax(axis=1))
     venv.seed(8)
     assert venv.reset().tobytes() == first.tobytes()
+
+
+def test_without_auto_reset_an_ended_game_waits_for_reset() -> None:
+    batch = ClockworkBatch(2, 2, seed=3, opponents="heuristic", autoreset=False, max_turns=30)
+    batch.reset()
+    ended = np.zeros(2, dtype=bool)
+    for _ in range(40):
+        actions = np.where(ended, -1, batch.masks.argmax(axis=1)).astype(np.int32)
+        batch.step(actions)
+        ended |= batch.terminated | batch.truncated
+        if ended.all():
+            break
+    assert ended.all() and (batch.acting == -1).all() and not batch.masks.any()
+    with pytest.raises(IllegalActionError, match="not waiting"):
+        batch.step(np.array([0, -1], dtype=np.int32))
+    batch.step(np.array([-1, -1], dtype=np.int32))  # leaves them alone
+    assert not (batch.terminated | batch.truncated).any()
+    batch.reset()  # each slot's next episode
+    assert (batch.acting >= 0).all() and batch.masks.any(axis=1).all()
+    assert (batch.episode_steps < 30).all()  # the new episodes' first actions only

@@ -174,7 +174,7 @@ static void advance(CwBatchObject *self, int index) {
         if (is_python_seat(slot->controllers[seat])) return;
         int action = cw_bot_action(game, slot->controllers[seat], self->threshold,
                                    &slot->seat_rng[seat]);
-        if (cw_apply_legal(game, action, NULL, &record) != CW_OK) { /* no free place (see data) */
+        if (cw_apply_legal(game, action, NULL, &record) != CW_OK) { /* no free place (see step) */
             end_of_episode(self, index, 1);
             if (!self->autoreset) {
                 game->phase = CW_OVER;
@@ -324,14 +324,16 @@ static PyObject *CwBatch_step(CwBatchObject *self, PyObject *actions_obj) {
             if (actions[i] == -1) continue;
             CwRecord record;
             if (cw_apply_legal(&self->slots[i].game, actions[i], NULL, &record) != CW_OK) {
-                /* no free place (a data file's limit): the episode ends, truncated */
+                /* no free place to lay a card (more cards than the 58 places: the loader refuses
+                 * such a data file, so this is a guard): the episode ends, truncated */
                 end_of_episode(self, i, 1);
-                if (self->autoreset) {
-                    self->slots[i].episode++;
-                    start_episode(self, i);
-                } else {
+                if (!self->autoreset) {
                     self->slots[i].game.phase = CW_OVER;
+                    write_outputs(self, i);
+                    continue;
                 }
+                self->slots[i].episode++;
+                start_episode(self, i);
             } else {
                 BUF(self, B_STEPS, int32_t)[i]++;
             }
