@@ -34,7 +34,17 @@ setup(
                     "clockwork_module.c",
                 )
             ],
-            depends=[str(SOURCE / name) for name in ("core.h", "rng.h", "binding.h", "search.h", "clockwork.h", "clockwork_binding.h")],
+            depends=[
+                str(SOURCE / name)
+                for name in (
+                    "core.h",
+                    "rng.h",
+                    "binding.h",
+                    "search.h",
+                    "clockwork.h",
+                    "clockwork_binding.h",
+                )
+            ],
             extra_compile_args=[
                 "-O3",
                 "-std=c11",
