@@ -28,6 +28,9 @@ setup(
                     "batch.c",
                     "module.c",
                     "clockwork.c",
+                    "clockwork_obs.c",
+                    "clockwork_bots.c",
+                    "clockwork_batch.c",
                     "clockwork_module.c",
                     "args.c",
                     "australia.c",
@@ -42,6 +45,7 @@ setup(
                     "binding.h",
                     "search.h",
                     "clockwork.h",
+                    "clockwork_binding.h",
                     "args.h",
                     "australia.h",
                 )

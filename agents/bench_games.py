@@ -11,12 +11,17 @@ this process (one core), random legal play unless said otherwise:
 - env: steps per second of the game's PettingZoo AEC environment (the generic
   :class:`~airships_env.game_aec.GameAEC`) with an observation and a mask at every step
   (``last()``), and of PettingZoo's ``connect_four_v3`` the same way in the same run: the
-  reference of what a small Python board-game environment costs.
+  reference of what a small Python board-game environment costs; for a game with a native
+  batch (``native_batch``) also the batch, every seat a Python seat (``native_env_steps_per_s``
+  beside ``python_env_steps_per_s``).
 - heuristic: decisions per second of the game's ``heuristic`` bot (else ``greedy``) playing every
-  seat, its ``act`` only (the engine's time between decisions is not counted).
+  seat, its ``act`` only (the engine's time between decisions is not counted); with native bots
+  (``native_bot_decisions``) also the native twin in whole games in the core
+  (``native_heuristic_decisions_per_s`` beside ``python_heuristic_decisions_per_s``).
 - vecenv: learner steps per second of :class:`~airships_env.game_vector.GameVecEnv` (the
   Stable-Baselines3 VecEnv that trains on any game) against the same bot, random legal learner
-  actions.
+  actions; with a native VecEnv (``native_vec_env``) also it, 64 games
+  (``native_vecenv_<N>p_steps_per_s``).
 
 Figures from the same run compare; figures across runs on a shared machine do not.
 """
@@ -202,6 +207,74 @@ def native_engine_rate(
     return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
 
 
+def native_env_rate(game: str, num_players: int, seconds: float, games: int = 1024) -> float | None:
+    """Steps per CPU second of the game's native batch (its rules offer ``native_batch``), every
+    seat a Python seat (an observation and a mask at every step), random legal actions chosen
+    with numpy; None when the game has no native core or it is not built."""
+    from airships_env import native
+
+    make = getattr(get_game(game), "native_batch", None)
+    if make is None or not native.available():
+        return None
+    batch = make(games, num_players, 1)
+    batch.reset()
+    chooser = np.random.default_rng(0)
+    actions = np.zeros(games, dtype=np.int32)
+
+    def step() -> int:
+        scores = chooser.random(batch.masks.shape, dtype=np.float32) * batch.masks
+        actions[:] = scores.argmax(axis=1)
+        batch.step(actions)
+        return games
+
+    return timed(step, seconds)
+
+
+def native_bot_rate(game: str, bot: str, num_players: int, seconds: float) -> float | None:
+    """Decisions per CPU second of the game's native ``bot`` playing whole games in the core
+    (its rules offer ``native_bot_decisions``); None without a native core."""
+    from airships_env import native
+
+    play = getattr(get_game(game), "native_bot_decisions", None)
+    if play is None or not native.available():
+        return None
+    played = [0]
+
+    def chunk() -> int:
+        made = int(play(bot, num_players, 100, played[0]))
+        played[0] += 1
+        return made
+
+    return timed(chunk, seconds)
+
+
+def native_vecenv_rate(
+    game: str, num_players: int, seconds: float, opponent: str, num_envs: int = 64, seed: int = 0
+) -> float | None:
+    """Learner steps per CPU second of the game's native VecEnv (its rules name one with
+    ``native_vec_env``) against ``opponent``, random legal learner actions; None without one."""
+    import importlib
+
+    from airships_env import native
+
+    spec = getattr(get_game(game), "native_vec_env", None)
+    if spec is None or not native.available():
+        return None
+    module_name, _, class_name = spec().partition(":")
+    venv = getattr(importlib.import_module(module_name), class_name)(
+        num_envs, num_players, opponent, seed=seed
+    )
+    venv.reset()
+    chooser = np.random.default_rng(seed)
+
+    def step() -> int:
+        scores = chooser.random((num_envs, venv.action_space.n)) * venv.action_masks()
+        venv.step(scores.argmax(axis=1))
+        return num_envs
+
+    return timed(step, seconds)
+
+
 def _line(label: str, value: float, unit: str, digits: int = 0) -> str:
     """One row of the table: a label, a right-aligned figure and its unit."""
     return f"  {label:<30} {value:>12,.{digits}f} {unit}"
@@ -256,6 +329,11 @@ def bench_game(
         log(_line(f"{game}_v{rules.version}", env_rate, "steps/s"))
         log(_line("connect_four_v3 (PettingZoo)", reference, "steps/s"))
         log(_line("ratio", env_rate / reference, "x", digits=2))
+        native_env = native_env_rate(game, num_players, seconds)
+        if native_env is not None:
+            figures["native_env_steps_per_s"] = native_env
+            log(_line("native batch (1,024 games)", native_env, "steps/s"))
+            log(_line("native / Python environment", native_env / env_rate, "x", digits=1))
         if "python_decisions_per_s" in figures:
             engine_over_env = figures["python_decisions_per_s"] / env_rate
             log(_line("engine alone / environment", engine_over_env, "x", digits=1))
@@ -270,6 +348,11 @@ def bench_game(
             figures["python_heuristic_decisions_per_s"] = rate
             log(f"{bot} bot at every seat, its act only")
             log(_line(bot, rate, "decisions/s"))
+            native_bot = native_bot_rate(game, bot, num_players, seconds)
+            if native_bot is not None:
+                figures["native_heuristic_decisions_per_s"] = native_bot
+                log(_line(f"native {bot} (whole games)", native_bot, "decisions/s"))
+                log(_line("native / Python", native_bot / rate, "x", digits=1))
     if "vecenv" in sections:
         opponent = bot if bot is not None else "random"
         rate = vecenv_rate(game, num_players, seconds, bot)
@@ -277,6 +360,11 @@ def bench_game(
         figures[f"python_vecenv_{num_players}p_steps_per_s"] = rate
         log(f"GameVecEnv (8 games), random legal learner against {opponent}")
         log(_line(f"{num_players} players", rate, "learner steps/s"))
+        native_vec = native_vecenv_rate(game, num_players, seconds, opponent)
+        if native_vec is not None:
+            figures[f"native_vecenv_{num_players}p_steps_per_s"] = native_vec
+            log(_line("native VecEnv (64 games)", native_vec, "learner steps/s"))
+            log(_line("native / GameVecEnv", native_vec / rate, "x", digits=1))
     notes.append(
         f"learner vs free environment: not measured here; airships train --config FILE "
         f"--game {game} --profile measures the learner against {game}'s Python environments "

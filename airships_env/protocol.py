@@ -263,6 +263,8 @@ class Game(Protocol):
     ``playout`` options name one of the game's ``bots()``: it is handed a Decision whose view is
     a determinized world (a state that holds nothing more of the truth than the searching
     seat's view), so such a bot must read only what its seat may see, as every bot does.
+    ``native_vec_env() -> "module:Class"`` names the game's batched native VecEnv (a
+    :class:`airships_env.vector.BatchVecEnv`; ``vec_env: native`` trains on it).
     """
 
     name: str  # registry name: "airships", "clockwork", ...

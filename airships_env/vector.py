@@ -29,7 +29,7 @@ Needs the ``train`` extra (stable-baselines3) and the native core.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -50,26 +50,22 @@ except ImportError as error:  # pragma: no cover - the train extra is not instal
     ) from error
 
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
-from airships_env.engine import (
-    ACTION_NAMES,
-    NUM_ACTIONS,
-    ActionSpaceError,
-    RulesOptions,
-    not_an_action_reason,
-)
+from airships_env.engine import ACTION_NAMES, NUM_ACTIONS, ActionSpaceError, RulesOptions
 from airships_env.native.batch import BOTS, EXTERNAL, LEARNER, NativeBatch, Opponent
 from airships_env.observation import observation_high
 from airships_env.policy import Decision, Policy
+from airships_env.protocol import not_an_action_reason
 
 OpponentSpec = str | Policy
 
 
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """A native bot spec ``name[:key=value,...]`` as its name and options."""
+def parse_bot_spec(spec: str, bots: Mapping[str, int] = BOTS) -> tuple[str, dict[str, Any]]:
+    """A native bot spec ``name[:key=value,...]`` as its name and options (``bots``: the
+    game's native bots)."""
     name, _, rest = spec.strip().partition(":")
-    if name not in BOTS:
+    if name not in bots:
         raise ValueError(
-            f"opponent {spec!r}: the core plays {', '.join(BOTS)}; pass any other agent "
+            f"opponent {spec!r}: the core plays {', '.join(bots)}; pass any other agent "
             f"as a Policy object"
         )
     options: dict[str, Any] = {}
@@ -85,10 +81,22 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
-class AirshipsVecEnv(VecEnv):
-    """``num_envs`` games in the native core as one VecEnv (see the module docstring)."""
+class BatchVecEnv(VecEnv):
+    """What every game's native VecEnv shares: a batch of the game's core (``self.batch``, with
+    the arrays and methods of :class:`~airships_env.native.batch.NativeBatch`), native bots and
+    external policies as opponents, the learner's steps, the infos, auto-reset and seeding.
 
-    render_mode = None  # the games are not drawn here (airships_env.render draws a state)
+    A game's subclass sets ``num_actions``, ``action_names`` and ``bot_codes`` (bot name ->
+    controller code) and gives :meth:`_observation_high`, :meth:`_new_batch` (a batch for a seed,
+    with ``self._settings`` and the game's data and bot settings), :meth:`_bot` (check a bot spec)
+    and :meth:`_decision` (what an external policy without ``act_batch`` is given for a game);
+    its ``__init__`` stores its own settings, then calls this one.
+    """
+
+    render_mode = None  # the games are not drawn here (a game's presenter draws a state)
+    num_actions: int
+    action_names: Sequence[str]
+    bot_codes: Mapping[str, int]
 
     def __init__(
         self,
@@ -100,27 +108,10 @@ class AirshipsVecEnv(VecEnv):
         reward: str = "win",
         max_turns: int | None = None,
         seat: int | str = "random",
-        card_file: str | None = None,
-        rules_options: RulesOptions | None = None,
     ):
-        self._greedy: GreedyConfig | None = None
-        self._heuristic: HeuristicConfig | None = None
         self._externals: list[Policy] = []
         self._spec_codes: dict[str, Opponent] = {}  # bot specs already checked and configured
         codes = self._opponent_list(opponents, num_players)
-        self.batch = NativeBatch(
-            num_envs,
-            num_players,
-            seed=seed,
-            opponents=codes,
-            learner_seat=seat,
-            reward=reward,
-            max_turns=max_turns,
-            cards=card_file,
-            options=rules_options,
-            greedy=self._greedy,
-            heuristic=self._heuristic,
-        )
         # what a restart (seed(s), then reset()) builds its new batch from
         self._settings: dict[str, Any] = {
             "opponents": codes,
@@ -128,19 +119,38 @@ class AirshipsVecEnv(VecEnv):
             "reward": reward,
             "max_turns": max_turns,
         }
+        self.batch: Any = self._new_batch(num_envs, num_players, seed)
         self._constructed_externals = len(self._externals)
         self._pending_seed: int | None = None
         self.num_players = num_players
         observation_space = spaces.Box(
             low=0.0,
-            high=observation_high(num_players),
+            high=self._observation_high(num_players),
             shape=(self.batch.obs_size,),
             dtype=np.float32,
         )
-        super().__init__(num_envs, observation_space, spaces.Discrete(NUM_ACTIONS))
-        # int64, as policies give them: NativeBatch.step checks the range before its int32 cast
+        super().__init__(num_envs, observation_space, spaces.Discrete(self.num_actions))
+        # int64, as policies give them: the batch checks the range before its int32 cast
         self._actions = np.full(num_envs, -1, dtype=np.int64)
         self._external_actions = np.full(num_envs, -1, dtype=np.int64)
+
+    # -- what a game gives ----------------------------------------------------------------------
+    def _observation_high(self, num_players: int) -> float | np.ndarray:
+        """The upper bound of the observation space (the lower one is 0)."""
+        raise NotImplementedError
+
+    def _new_batch(self, num_envs: int, num_players: int, seed: int) -> Any:
+        """A new batch of the game with ``self._settings`` (opponents, learner seat, reward,
+        max_turns) from ``seed``."""
+        raise NotImplementedError
+
+    def _bot(self, opponent: str) -> Opponent:
+        """Check a native bot spec (and take its settings); its name for the batch."""
+        raise NotImplementedError
+
+    def _decision(self, game: int) -> Decision:
+        """The decision facing the seat to act in game ``game`` (an external policy's input)."""
+        raise NotImplementedError
 
     # -- opponents ----------------------------------------------------------------------------
     def _opponent_list(
@@ -169,24 +179,6 @@ class AirshipsVecEnv(VecEnv):
         self._externals.append(opponent)
         return len(self._externals) - 1
 
-    def _bot(self, opponent: str) -> Opponent:
-        """Check a native bot spec and take its weights (once per distinct spec)."""
-        name, options = parse_bot_spec(opponent)
-        if name == "greedy":
-            config = GreedyConfig(**options)
-            if self._greedy is not None and config != self._greedy:
-                raise ValueError("one VecEnv plays one greedy configuration")
-            self._greedy = config
-        elif name == "heuristic":
-            path = options.pop("config", None)
-            heuristic = HeuristicConfig.load(path, **options)
-            if self._heuristic is not None and heuristic != self._heuristic:
-                raise ValueError("one VecEnv plays one heuristic configuration")
-            self._heuristic = heuristic
-        elif options:
-            raise ValueError(f"opponent {opponent!r}: the random bot takes no options")
-        return name
-
     def queue_opponents(
         self, games: Sequence[int] | np.ndarray, opponents: OpponentSpec | Sequence[OpponentSpec]
     ) -> None:
@@ -202,18 +194,8 @@ class AirshipsVecEnv(VecEnv):
     # -- the VecEnv API -------------------------------------------------------------------------
     def _restart(self, seed: int) -> None:
         """New games from ``seed``: a new batch with the constructor's settings and opponents
-        (the same cards, rules and bot configurations as the current one)."""
-        old = self.batch
-        self.batch = NativeBatch(
-            self.num_envs,
-            self.num_players,
-            seed=seed,
-            cards=old.cards,
-            options=old.options,
-            greedy=old.greedy,
-            heuristic=old.heuristic,
-            **self._settings,
-        )
+        (the same data, rules and bot configurations as the current one)."""
+        self.batch = self._new_batch(self.num_envs, self.num_players, seed)
         del self._externals[self._constructed_externals :]
 
     def _apply_seed(self) -> None:
@@ -234,12 +216,12 @@ class AirshipsVecEnv(VecEnv):
         return self.batch.obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Store the learner's actions (one action index 0..82 per game)."""
+        """Store the learner's actions (one action index per game)."""
         self._actions[:] = self._checked(actions, np.arange(self.num_envs))
 
     def _checked(self, actions: Any, games: np.ndarray) -> np.ndarray:
         """The actions for ``games`` as integers; raises ActionSpaceError naming the first game
-        whose value is no action (a float, NaN, out of 0..82), never casting it to one."""
+        whose value is no action (a float, NaN, out of the table), never casting it to one."""
         values = np.asarray(actions)
         if values.size != games.size:
             raise ValueError(f"expected {games.size} actions, got shape {values.shape}")
@@ -250,7 +232,7 @@ class AirshipsVecEnv(VecEnv):
         bad = (
             np.arange(games.size)
             if not integers
-            else np.flatnonzero((values < 0) | (values >= NUM_ACTIONS))
+            else np.flatnonzero((values < 0) | (values >= self.num_actions))
         )
         if bad.size:
             k = int(bad[0])
@@ -260,8 +242,8 @@ class AirshipsVecEnv(VecEnv):
                 values[k].item(),
                 f"game {game}",
                 legal,
-                [ACTION_NAMES[a] for a in legal],
-                not_an_action_reason(values[k]) or "not an action index",
+                [self.action_names[a] for a in legal],
+                not_an_action_reason(values[k], self.num_actions) or "not an action index",
             )
         return values
 
@@ -323,12 +305,12 @@ class AirshipsVecEnv(VecEnv):
             return self._checked(act_batch(self.batch.obs[games], self.batch.masks[games]), games)
         chosen = np.empty(len(games), dtype=np.int32)
         for k, i in enumerate(games):
-            decision = Decision.from_state(self.batch.game_state(int(i)))
+            decision = self._decision(int(i))
             chosen[k] = self._checked(policy.act(decision), games[k : k + 1])[0]
         return chosen
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions in every game, bool (num_envs, 83)."""
+        """The learner's legal actions in every game, bool (num_envs, num_actions)."""
         return self.batch.masks.copy()
 
     def close(self) -> None:
@@ -379,9 +361,84 @@ class AirshipsVecEnv(VecEnv):
 
     def __repr__(self) -> str:
         opponents = [code for code in self.batch.next_opponents[0]]
-        names = {code: name for name, code in BOTS.items()}
+        names = {code: name for name, code in self.bot_codes.items()}
         shown = [names.get(int(c), f"external {int(c) - EXTERNAL}") for c in opponents]
         return (
-            f"AirshipsVecEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
+            f"{type(self).__name__}(num_envs={self.num_envs}, num_players={self.num_players}, "
             f"opponents={shown}, learner={LEARNER})"
         )
+
+
+class AirshipsVecEnv(BatchVecEnv):
+    """``num_envs`` Airships games in the native core as one VecEnv (see the module docstring)."""
+
+    num_actions = NUM_ACTIONS
+    action_names = ACTION_NAMES
+    bot_codes = BOTS
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
+        *,
+        seed: int = 0,
+        reward: str = "win",
+        max_turns: int | None = None,
+        seat: int | str = "random",
+        card_file: str | None = None,
+        rules_options: RulesOptions | None = None,
+    ):
+        self._greedy: GreedyConfig | None = None
+        self._heuristic: HeuristicConfig | None = None
+        self._card_file = card_file
+        self._rules_options = rules_options
+        super().__init__(
+            num_envs,
+            num_players,
+            opponents,
+            seed=seed,
+            reward=reward,
+            max_turns=max_turns,
+            seat=seat,
+        )
+
+    def _observation_high(self, num_players: int) -> float | np.ndarray:
+        """Airships' bounds (:func:`airships_env.observation.observation_high`)."""
+        return observation_high(num_players)
+
+    def _new_batch(self, num_envs: int, num_players: int, seed: int) -> NativeBatch:
+        """A batch with the first batch's cards, rules and bot configurations."""
+        old: NativeBatch | None = getattr(self, "batch", None)
+        return NativeBatch(
+            num_envs,
+            num_players,
+            seed=seed,
+            cards=old.cards if old is not None else self._card_file,
+            options=old.options if old is not None else self._rules_options,
+            greedy=old.greedy if old is not None else self._greedy,
+            heuristic=old.heuristic if old is not None else self._heuristic,
+            **self._settings,
+        )
+
+    def _bot(self, opponent: str) -> Opponent:
+        """Check a native bot spec and take its weights (once per distinct spec)."""
+        name, options = parse_bot_spec(opponent, BOTS)
+        if name == "greedy":
+            config = GreedyConfig(**options)
+            if self._greedy is not None and config != self._greedy:
+                raise ValueError("one VecEnv plays one greedy configuration")
+            self._greedy = config
+        elif name == "heuristic":
+            path = options.pop("config", None)
+            heuristic = HeuristicConfig.load(path, **options)
+            if self._heuristic is not None and heuristic != self._heuristic:
+                raise ValueError("one VecEnv plays one heuristic configuration")
+            self._heuristic = heuristic
+        elif options:
+            raise ValueError(f"opponent {opponent!r}: the random bot takes no options")
+        return name
+
+    def _decision(self, game: int) -> Decision:
+        """The seat to act's decision in game ``game`` (from its exported state)."""
+        return Decision.from_state(self.batch.game_state(game))

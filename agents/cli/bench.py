@@ -22,9 +22,11 @@ Another game (``airships bench --game clockwork [--players N] [--json]``) has th
 :mod:`agents.bench_games`: engine (every player count; with a native core (Clockwork's, Australia's), whole
 random games in the core beside the Python engine: ``native_decisions_per_s`` /
 ``python_decisions_per_s``), env (its AEC env beside PettingZoo's
-``connect_four_v3`` in the same run: ``python_env_steps_per_s`` / ``connect_four_env_steps_per_s``),
-heuristic (its heuristic, else greedy, bot: ``python_heuristic_decisions_per_s``) and vecenv
-(``python_vecenv_<N>p_steps_per_s``).
+``connect_four_v3`` in the same run: ``python_env_steps_per_s`` / ``connect_four_env_steps_per_s``;
+with a native batch also ``native_env_steps_per_s``), heuristic (its heuristic, else greedy, bot:
+``python_heuristic_decisions_per_s``; with native bots ``native_heuristic_decisions_per_s``) and
+vecenv (``python_vecenv_<N>p_steps_per_s``; with a native VecEnv
+``native_vecenv_<N>p_steps_per_s``).
 
 The machine is shared and noisy: compare figures from the same run, not across runs. With
 ``--json`` the last line holds every figure, among them the pairs ``native_decisions_per_s`` /

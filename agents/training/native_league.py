@@ -1,13 +1,16 @@
 """The opponent league in the native core: many training games in one process.
 
-:class:`NativeLeagueVecEnv` is the ``vec_env: native`` training environment: an
-:class:`~airships_env.vector.AirshipsVecEnv` whose opponents are drawn from the league
-(:mod:`agents.training.league`) seat by seat and game by game. Needs stable-baselines3 and the
-native core.
+:func:`native_league_vec_env` builds the ``vec_env: native`` training environment of a game: its
+native VecEnv (a :class:`~airships_env.vector.BatchVecEnv`, named by the game object's
+``native_vec_env()``: Airships' :class:`~airships_env.vector.AirshipsVecEnv`, Clockwork City's
+:class:`~airships_env.games.clockwork.vector.ClockworkVecEnv`) whose opponents are drawn from the
+league (:mod:`agents.training.league`) seat by seat and game by game; :class:`NativeLeagueVecEnv`
+is Airships'. Needs stable-baselines3 and the native core.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -18,12 +21,14 @@ from agents.policy_agent import ActorNet, NetPolicy
 from agents.registry import make_agent, parse_spec
 from agents.training.league import BOT, LeagueMix, Member
 from airships_env.policy import Policy
-from airships_env.vector import AirshipsVecEnv
+from airships_env.registry import get_game
+from airships_env.vector import AirshipsVecEnv, BatchVecEnv
 
 
-class NativeLeagueVecEnv(AirshipsVecEnv):
+class LeagueDraws(BatchVecEnv):
     """``num_envs`` training games in the native core whose opponents are drawn from the league,
-    seat by seat and game by game, as :class:`LeagueSeat` does for a Python environment.
+    seat by seat and game by game, as :class:`LeagueSeat` does for a Python environment (mixed
+    into a game's native VecEnv: it comes first among the bases).
 
     Bots named random, greedy or heuristic are played inside the core's step; snapshots (and a
     ``ppo`` spec) are external policies evaluated in one batched forward for every game waiting
@@ -31,6 +36,8 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
     they do not depend on timing. A finished game's info gets ``info["league"]`` as in
     :class:`LeagueEnv`. ``external_seconds`` counts the wall time spent in external policies.
     """
+
+    game_name: str | None = None  # the registered game whose agents a ``ppo`` spec names
 
     def __init__(
         self,
@@ -84,7 +91,7 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
         if member.kind == BOT:
             name, _ = parse_spec(member.ref)
             if name == "ppo":
-                policy = make_agent(member.ref)
+                policy = make_agent(member.ref, game=self.game_name)
                 policy.reset(0, self.num_players, np.random.default_rng([self._seed, 0x99]))
                 occupant = policy
             else:
@@ -92,7 +99,7 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
         else:
             net = self._nets.get(member.ref)
             if net is None:
-                net = self._nets[member.ref] = ActorNet(member.ref)
+                net = self._nets[member.ref] = ActorNet(member.ref, game=self.game_name)
             occupant = NetPolicy(net, self.deterministic_snapshots, member.label)
             occupant.rng = np.random.default_rng([self._seed, len(self._members), 0x5A])
         self._members[member] = occupant
@@ -138,3 +145,50 @@ class NativeLeagueVecEnv(AirshipsVecEnv):
             return super()._act(policy, games)
         finally:
             self.external_seconds += time.perf_counter() - started
+
+
+class NativeLeagueVecEnv(LeagueDraws, AirshipsVecEnv):
+    """Airships' league in the native core (:class:`LeagueDraws` over AirshipsVecEnv)."""
+
+
+_LEAGUE_CLASSES: dict[str, type[LeagueDraws]] = {"airships": NativeLeagueVecEnv}
+
+
+def league_vec_env_class(game: str) -> type[LeagueDraws]:
+    """The league VecEnv class of ``game``: its native VecEnv (the game object's
+    ``native_vec_env()``, ``module:Class``) with :class:`LeagueDraws` first; ValueError for a
+    game without one."""
+    known = _LEAGUE_CLASSES.get(game)
+    if known is not None:
+        return known
+    spec = getattr(get_game(game), "native_vec_env", None)
+    if spec is None:
+        raise ValueError(f"{game} has no native vector environment (use vec_env: subproc)")
+    module_name, _, class_name = spec().partition(":")
+    base = getattr(importlib.import_module(module_name), class_name)
+    made = type(f"{base.__name__}League", (LeagueDraws, base), {"game_name": game})
+    _LEAGUE_CLASSES[game] = made
+    return made
+
+
+def native_league_vec_env(
+    game: str,
+    num_envs: int,
+    num_players: int,
+    mix: LeagueMix,
+    *,
+    seed: int,
+    reward: str = "win",
+    max_turns: int | None = None,
+    deterministic_snapshots: bool = False,
+) -> LeagueDraws:
+    """``game``'s league VecEnv in the native core (see :func:`league_vec_env_class`)."""
+    return league_vec_env_class(game)(
+        num_envs,
+        num_players,
+        mix,
+        seed=seed,
+        reward=reward,
+        max_turns=max_turns,
+        deterministic_snapshots=deterministic_snapshots,
+    )

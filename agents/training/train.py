@@ -123,9 +123,10 @@ def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix, seed: int) ->
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if config.vec_env == "native":
-        from agents.training.native_league import NativeLeagueVecEnv
+        from agents.training.native_league import native_league_vec_env
 
-        native = NativeLeagueVecEnv(
+        native = native_league_vec_env(
+            config.game,
             n_envs,
             config.num_players,
             mix,

@@ -85,6 +85,7 @@ def play_bot_games(
 
 # -- Escape from Clockwork City (clockwork.c, clockwork_module.c) ----------------------------------
 CW_NUM_ACTIONS: int
+CW_OBS_SIZE: int
 ClockworkOptions = tuple[bool, bool, bool, bool, bool, int]
 ClockworkTrack = tuple[int, int, Sequence[int]]
 
@@ -97,6 +98,8 @@ class ClockworkGame:
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int, dice: Sequence[int] | None = ...) -> tuple[Any, ...]: ...
     def export(self) -> dict[str, Any]: ...
+    def observe(self, seat: int, out: Any) -> None: ...
+    def bot_action(self, kind: int, rng: RngState | None, threshold: float) -> tuple[int, RngState]: ...
 
 def cw_new(
     num_players: int,

@@ -5,7 +5,11 @@ oracle; the core (``airships_env/native/src/clockwork.c``, in the extension
 ``airships_env.native._core``) is the fast path. Both draw every chance event from the same
 numpy PCG64 stream with the shared samplers of :mod:`airships_env.chance`, so the same seed and
 the same actions give the same game: the deal, dice, legal actions, records and the whole state
-(knowledge included). ``tests/native/test_clockwork_native.py`` holds them to it.
+(knowledge included). ``tests/native/test_clockwork_native.py`` holds them to it. The core also
+writes each seat's observation (``src/clockwork_obs.c``, the bytes of
+:func:`~airships_env.games.clockwork.observation.encode_observation`) and plays the random, greedy
+and heuristic bots (``src/clockwork_bots.c``, the decisions and generator draws of the Python
+bots): ``tests/native/test_clockwork_observation.py`` and ``test_clockwork_bots.py``.
 
 The data (card counts, track) are not compiled into the core: :func:`tables` hands it the tables
 the Python loader validated, so an edited data file plays in C exactly as in Python.
@@ -13,6 +17,7 @@ the Python loader validated, so an edited data file plays in C exactly as in Pyt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,10 +29,25 @@ from airships_env.games.clockwork.engine.model import OVER, PHASE_NAMES, ROLL, R
 from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.games.clockwork.engine.state import State
 from airships_env.native import require
-from airships_env.native.convert import generator_from, rng_state
-from airships_env.protocol import IllegalActionError, Outcome
+from airships_env.native.convert import generator_from, rng_state, seed_words
+from airships_env.protocol import ActionSpaceError, IllegalActionError, Outcome
 
-__all__ = ["NativeClockworkGame", "pack_options", "random_games", "tables"]
+__all__ = [
+    "BOTS",
+    "ClockworkBatch",
+    "NativeClockworkGame",
+    "bot_decisions",
+    "pack_options",
+    "random_games",
+    "slot_generator",
+    "tables",
+]
+
+#: The native bots (their controller codes in the core): ``random`` is
+#: :class:`~airships_env.policy.RandomPolicy`, ``greedy`` and ``heuristic`` the bots of
+#: :mod:`agents.bots.clockwork` (the heuristic with its default threshold unless given).
+BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
+HEURISTIC_THRESHOLD = 0.3  # agents.bots.clockwork.HeuristicBot's default
 
 Options = tuple[bool, bool, bool, bool, bool, int]
 Track = tuple[int, int, tuple[int, ...]]
@@ -202,7 +222,300 @@ class NativeClockworkGame:
         """Scores, winners and places once the game is over (W2, W3); None before."""
         return self.to_state().outcome() if self.is_terminal() else None
 
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation (:func:`~airships_env.games.clockwork.observation.
+        encode_observation` of its view), a fresh float32 vector."""
+        out = np.empty(require().CW_OBS_SIZE, dtype=np.float32)
+        self._game.observe(seat, out)
+        return out
+
+    def bot_action(
+        self, bot: str, rng: np.random.Generator, *, threshold: float = HEURISTIC_THRESHOLD
+    ) -> int:
+        """The native ``bot``'s choice for the seat to act, drawing from ``rng`` (advanced as
+        the Python bot advances its generator): the Python bot's decision."""
+        code = BOTS.get(bot)
+        if code is None:
+            raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+        action, after = self._game.bot_action(code, rng_state(rng), float(threshold))
+        state, inc, has_uint32, uinteger = after
+        bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        return int(action)
+
     @property
     def handle(self) -> Any:
         """The core's game object (``_core.ClockworkGame``)."""
         return self._game
+
+
+# -- the batch ----------------------------------------------------------------------------------
+LEARNER = 0
+EXTERNAL = 16  # controller 16 + k: external policy k
+MAX_EXTERNAL = 100
+REWARD_MODES = ("win", "score")
+
+Opponent = str | int  # a native bot's name, or the index of an external policy
+
+
+def controller_code(opponent: Opponent) -> int:
+    """The core's controller code of a native bot name or an external policy index."""
+    if isinstance(opponent, str):
+        code = BOTS.get(opponent)
+        if code is None:
+            raise ValueError(
+                f"unknown native bot {opponent!r}; the core plays {', '.join(BOTS)} "
+                f"(other agents are external policies: pass their index)"
+            )
+        return code
+    if isinstance(opponent, (int, np.integer)) and not isinstance(opponent, bool):
+        if not 0 <= opponent < MAX_EXTERNAL:
+            raise ValueError(f"an external policy index is 0..{MAX_EXTERNAL - 1}, got {opponent}")
+        return EXTERNAL + int(opponent)
+    raise TypeError(f"an opponent is a native bot name or an external index, got {opponent!r}")
+
+
+def seats_codes(opponents: Opponent | Sequence[Opponent], num_players: int) -> list[int]:
+    """Controller codes of the other seats, listed from the seat after the learner's."""
+    if isinstance(opponents, (str, int, np.integer)):
+        return [controller_code(opponents)] * (num_players - 1)
+    listed = [controller_code(o) for o in opponents]
+    if len(listed) == 1:
+        return listed * (num_players - 1)
+    if len(listed) != num_players - 1:
+        raise ValueError(
+            f"expected {num_players - 1} opponents (one per other seat) or one for all, "
+            f"got {len(listed)}"
+        )
+    return listed
+
+
+def slot_generator(seed: int, slot: int, episode: int, stream: int = 0) -> np.random.Generator:
+    """The generator the batch uses for (slot, episode, stream): 0 deals the game, 1 + s is the
+    bot in seat s, 7 draws the learner's seat."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(slot, episode, stream)))
+
+
+class ClockworkBatch:
+    """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``).
+
+    In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
+    seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,
+    the Python bots' decisions) played inside the step, or an *external* policy (an integer
+    ``k``) that the caller evaluates for all games waiting on it. ``step(actions)`` applies
+    ``actions[i]`` in every game ``i`` that waits on a Python seat (``-1``, and no other value,
+    leaves a game alone), then plays the bots until a Python seat must act or the game ends; an
+    ended game writes its rewards, ``terminated`` or ``truncated``, its final observation for the
+    learner and its winner, and starts its slot's next episode (auto-reset). The arrays (all
+    overwritten by the next call; copy what you keep):
+
+    ``obs`` (N, 1142) float32 the acting seat's observation (:mod:`~airships_env.games.clockwork.
+    observation`); ``masks`` (N, 149) bool its legal actions; ``acting``, ``controller``,
+    ``learner`` (N,) int8; ``rewards`` (N, players) float32 (the winner 1, the others -1, all 0
+    in a draw: ``"win"`` and ``"score"`` give the same numbers here); ``terminated``,
+    ``truncated`` (N,) bool; ``final_obs`` (N, 1142); ``scores`` (N, players) int16 (the outcome's:
+    the winner 1, the others 0); ``winners`` (N,) uint8, a bit per seat;
+    ``episode_steps`` (N,) int32, the actions of the current episode (``max_turns`` truncates an
+    episode after that many, as :class:`~airships_env.game_aec.GameAEC` does).
+
+    Seeds: episode ``e`` of slot ``i`` deals from :func:`slot_generator` ``(seed, i, e, 0)`` (so
+    ``new_game(players, rng=...)`` deals the same game); the bot in seat ``s`` draws from
+    ``(seed, i, e, 1 + s)`` and the learner's seat is ``uniform_below(players)`` from
+    ``(seed, i, e, 7)``. A slot's games depend on neither the number of slots nor the others.
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        *,
+        seed: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        max_turns: int | None = None,
+        autoreset: bool = True,
+        options: RulesOptions | None = None,
+        data: ClockworkData | None = None,
+        threshold: float = HEURISTIC_THRESHOLD,
+    ):
+        module = require()
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+            raise TypeError(f"num_games must be an integer, got {num_games!r}")
+        limit = int(module.CW_BATCH_MAX_GAMES)
+        if not 1 <= num_games <= limit:
+            raise ValueError(f"num_games must be 1 to {limit:,}, got {num_games}")
+        players = _check_players(num_players)
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        if max_turns is not None and max_turns > 2**31 - 1:
+            max_turns = None  # never reached: an episode stops at 2**31 - 1 actions otherwise
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, int)
+            or not 0 <= learner_seat < players
+        ):
+            raise ValueError(f"learner_seat must be 'random' or 0..{players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+            raise TypeError(f"threshold must be a number, got {threshold!r}")
+        self.num_games = int(num_games)
+        self.num_players = players
+        self.seed = int(seed)
+        self.options = options if options is not None else RulesOptions()
+        self.data = data if data is not None else default_data()
+        self.threshold = float(threshold)
+        self.obs_size = int(module.CW_OBS_SIZE)
+        n, p, o = self.num_games, players, self.obs_size
+        self.obs = np.zeros((n, o), dtype=np.float32)
+        self.masks = np.zeros((n, A.NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.acting = np.zeros(n, dtype=np.int8)
+        self.controller = np.zeros(n, dtype=np.int8)
+        self.final_obs = np.zeros((n, o), dtype=np.float32)
+        self.learner = np.zeros(n, dtype=np.int8)
+        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
+        self.next_opponents[:] = seats_codes(opponents, p)
+        self.scores = np.zeros((n, p), dtype=np.int16)
+        self.winners = np.zeros(n, dtype=np.uint8)
+        self.episode_steps = np.zeros(n, dtype=np.int32)
+        buffers = (
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.acting,
+            self.controller,
+            self.final_obs,
+            self.learner,
+            self.next_opponents,
+            self.scores,
+            self.winners,
+            self.episode_steps,
+        )
+        settings = (
+            0 if max_turns is None else max_turns,
+            int(bool(autoreset)),
+            -1 if learner_seat == "random" else int(learner_seat),
+            MAX_EXTERNAL,
+            self.threshold,
+        )
+        counts, track = tables(self.data, players)
+        self._batch = module.ClockworkBatch(
+            self.num_games,
+            players,
+            seed_words(self.seed),
+            pack_options(self.options),
+            counts,
+            track,
+            buffers,
+            settings,
+        )
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Bytes of core state per game (the arrays come on top)."""
+        return int(self._batch.bytes_per_game)
+
+    def reset(self) -> None:
+        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
+        next) and play the bots until a Python seat acts."""
+        self._batch.reset()
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+        """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
+
+        Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
+        any action is illegal (an :class:`ActionSpaceError` for a value that is no action), and
+        ``ValueError`` if ``next_opponents`` holds a code that is not an opponent; then no game
+        has changed."""
+        values = np.asarray(actions)
+        if values.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
+        if not np.issubdtype(values.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+        # checked before the cast to int32, which would wrap 2**32 to 0
+        outside = np.flatnonzero((values < -1) | (values >= A.NUM_ACTIONS))
+        if outside.size:
+            game = int(outside[0])
+            raise self._illegal(game, int(values[game]), np.flatnonzero(self.masks[game]).tolist())
+        chosen = np.ascontiguousarray(values, dtype=np.int32)
+        try:
+            self._batch.step(chosen)
+        except LookupError as error:
+            game, action, legal = error.args
+            raise self._illegal(game, action, legal) from None
+
+    @staticmethod
+    def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
+        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
+        names = [A.ACTION_NAMES[a] for a in legal]
+        if not 0 <= action < A.NUM_ACTIONS:
+            why = (
+                f"game {game} of the batch: no action has index {action} (actions are "
+                f"0..{A.NUM_ACTIONS - 1}; -1 leaves a game alone)"
+            )
+            return ActionSpaceError(action, f"game {game}", legal, names, why)
+        if not legal:
+            why = f"game {game} of the batch is not waiting for a Python seat"
+        else:
+            why = f"game {game} of the batch: '{A.ACTION_NAMES[action]}' is not allowed now"
+        return IllegalActionError(action, f"game {game}", legal, names, why)
+
+    def queue_opponents(
+        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
+    ) -> None:
+        """The opponents (one per other seat, from the seat after the learner's) of the next
+        episode of each game in ``games``; they take their seats when it starts."""
+        codes = seats_codes(opponents, self.num_players)
+        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
+
+    def game_state(self, game: int) -> State:
+        """Game ``game``'s true state as a Python :class:`State` (for tests and tools)."""
+        exported = self._batch.export_game(int(game))
+        exported["rng"] = generator_from(exported["rng"])
+        return State(data=self.data, options=self.options, **exported)
+
+    def seat_controllers(self, game: int) -> tuple[int, ...]:
+        """The controller codes of game ``game``'s seats this episode."""
+        return tuple(self._batch.controllers(int(game)))
+
+
+def bot_decisions(
+    bot: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: ClockworkData | None = None,
+    threshold: float = HEURISTIC_THRESHOLD,
+) -> int:
+    """Whole games between copies of one native bot in the core alone (the bots' benchmark);
+    returns the decisions made. Game g deals from ``SeedSequence(seed, spawn_key=(g, 0))`` and
+    the bot in seat s draws from ``(g, 1 + s)``."""
+    code = BOTS.get(bot)
+    if code is None:
+        raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+    players = _check_players(num_players)
+    counts, track = tables(data if data is not None else default_data(), players)
+    rules = options if options is not None else RulesOptions()
+    decisions: int = require().cw_bot_decisions(
+        code, players, games, check_seed(seed), pack_options(rules), counts, track, threshold
+    )
+    return decisions

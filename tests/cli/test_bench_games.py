@@ -39,8 +39,17 @@ def test_bench_json_has_every_key(game: str, capsys: pytest.CaptureFixture[str])
     figures = json.loads(lines[0])
     counts = get_game(game).player_counts
     # a game with a native core (its rules offer native_random_games) has the native pair too
-    has_native = hasattr(get_game(game), "native_random_games") and native.available()
+    rules = get_game(game)
+    has_native = hasattr(rules, "native_random_games") and native.available()
     native_keys = {"native_decisions_per_s"} if has_native else set()
+    # and with a native batch, native bots and a native VecEnv, their pairs
+    optional = {
+        "native_batch": "native_env_steps_per_s",
+        "native_bot_decisions": "native_heuristic_decisions_per_s",
+        "native_vec_env": "native_vecenv_2p_steps_per_s",
+    }
+    if native.available():
+        native_keys |= {key for member, key in optional.items() if hasattr(rules, member)}
     assert set(figures) == COMMON_KEYS | native_keys | {f"engine_{n}p" for n in counts}
     assert figures["game"] == game and figures["players"] == 2
     engines = {"python", "native"} if has_native else {"python"}
@@ -63,6 +72,8 @@ def test_bench_json_has_every_key(game: str, capsys: pytest.CaptureFixture[str])
         assert figures["python_heuristic_decisions_per_s"] > 0
         assert figures["vecenv_opponents"] == bot
     assert figures["python_vecenv_2p_steps_per_s"] > 0
+    for key in native_keys:
+        assert figures[key] > 0, key
     assert "connect_four_v3" in captured.err  # the table went to stderr
 
 

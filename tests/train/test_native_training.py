@@ -230,3 +230,46 @@ def test_free_env_has_the_real_spaces() -> None:
     observations = free.reset()
     assert observations.shape == (3, *real.observation_space.shape)
     assert free.action_masks().any(axis=1).all()
+
+
+def test_a_tiny_clockwork_run_trains_in_the_core(tmp_path: Path) -> None:
+    """``vec_env: native`` for Clockwork City: the league's bots in the core, its snapshots as
+    batched external policies; the run checkpoints, evaluates and its policy plays legal moves."""
+    config = native_config(
+        tmp_path,
+        game="clockwork",
+        total_timesteps=512,
+        max_turns=400,
+        league={
+            "bots": {"heuristic": 0.5, "greedy": 0.2},
+            "self_play": 0.3,
+            "pool_size": 2,
+            "snapshot_every_steps": 256,
+            "refresh_every_steps": 256,
+        },
+    )
+    assert config.vec_env == "native" and config.game == "clockwork"
+    run = train(config, progress_bar=False, log=lambda text: None)
+    state = read_state(run.run_dir)
+    assert state is not None and state.num_timesteps == 512
+    assert [r["step"] for r in evaluation_rows(run.run_dir)] == [256, 512]
+    assert run.final_model is not None
+    result = run_arena(
+        [f"ppo:path={run.final_model}", "random"], 2, seed=3, workers=1, game="clockwork"
+    )
+    assert not result.errors, result.errors
+
+
+def test_every_game_with_a_native_vec_env_may_train_on_it() -> None:
+    from agents.training.config import NATIVE_VEC_ENV_GAMES
+    from agents.training.native_league import league_vec_env_class
+    from airships_env.registry import games, get_game
+
+    native = tuple(name for name in games() if hasattr(get_game(name), "native_vec_env"))
+    assert native == NATIVE_VEC_ENV_GAMES
+    mix = LeagueMix((Member(BOT, "heuristic"),), (1.0,))
+    for name in native:
+        env = league_vec_env_class(name)(2, 2, mix, seed=1)
+        assert env.reset().shape == (2, env.observation_space.shape[0])
+    with pytest.raises(ValueError, match="no native vector environment"):
+        league_vec_env_class("nippon")

@@ -121,6 +121,10 @@ class AirshipsGame:
         """Airships' bots with a native twin and how the core plays them (``module:attr``)."""
         return "agents.bots.native:NATIVE_BOTS"
 
+    def native_vec_env(self) -> str:
+        """The batched native VecEnv (``module:Class``)."""
+        return "airships_env.vector:AirshipsVecEnv"
+
     def record_fields(self, state: Any) -> dict[str, Any]:
         """A finished game's own fields in an arena record: each seat's airships (E3)."""
         from airships_env.engine.rules import airship_count

@@ -93,6 +93,7 @@ typedef struct {
     uint8_t discard_recall_none;                 /* V4 (views only; carried for them) */
     uint8_t first_player_roll;                   /* S3: first_player == "roll" */
     int64_t turn_limit;                          /* W3: max_turns * num_players */
+    double turn_scale; /* max_turns * num_players as a double (the observation's ``turn``) */
     int8_t yard_at[CW_MAX_TRACK];                /* derived: the Scrapyard on a field, or -1 */
 } CwConfig;
 
@@ -130,6 +131,11 @@ typedef struct {
     int8_t winner; /* -1: none */
 } CwRecord;
 
+/* -- the observation (observation.py), the bots (agents/bots/clockwork.py) ----------------- */
+#define CW_OBS_SIZE 1142
+/* Bot kinds (the controller codes of the batch). */
+enum { CW_BOT_RANDOM = 1, CW_BOT_GREEDY = 2, CW_BOT_HEURISTIC = 3 };
+
 /* Fill the derived parts of a config (yard_at); the fields must be in range (the binding checks). */
 void cw_config_finish(CwConfig *config);
 /* S1-S4: deal and choose the first player with ``rng``; the config must be finished. */
@@ -146,5 +152,14 @@ int cw_apply_legal(CwGame *game, int action, const int8_t *forced_dice, CwRecord
 void cw_action_name(int action, char *out, int size);
 /* The name of a phase (model.PHASE_NAMES). */
 const char *cw_phase_name(int phase);
+/* ``seat``'s observation (observation.encode_observation) into ``out`` (CW_OBS_SIZE floats);
+ * it reads only what the seat may see (V1-V4), so the true state gives the view's vector. */
+void cw_observe(const CwGame *game, int seat, float *out);
+/* The hidden pool of ``seat`` (view._hidden_pool): counts by type of the cards it cannot place. */
+void cw_hidden_pool(const CwGame *game, int seat, int *pool);
+/* The bot ``kind``'s choice for the seat to act (clockwork_bots.c): the Python bot's decision,
+ * drawing from ``rng`` (the bot's own generator) exactly when and what it draws; ``threshold`` is
+ * the heuristic's. The game must not be over. */
+int cw_bot_action(const CwGame *game, int kind, double threshold, Rng *rng);
 
 #endif

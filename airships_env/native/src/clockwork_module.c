@@ -14,10 +14,11 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 #include "binding.h"
-#include "clockwork.h"
+#include "clockwork_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -64,8 +65,8 @@ static int ints_in(PyObject *obj, int n, long low, long high, const char *what, 
 }
 
 /* The rules' parameters for ``num_players`` (the checks of data.py and model.py, again). */
-static int parse_config(PyObject *options, PyObject *counts, PyObject *track, int num_players,
-                        CwConfig *c) {
+int cw_parse_config(PyObject *options, PyObject *counts, PyObject *track, int num_players,
+                    CwConfig *c) {
     memset(c, 0, sizeof *c);
     if (!PyTuple_Check(options) || PyTuple_GET_SIZE(options) != 6) {
         PyErr_SetString(PyExc_TypeError,
@@ -103,6 +104,19 @@ static int parse_config(PyObject *options, PyObject *counts, PyObject *track, in
     /* a limit beyond 2^40 turns is never reached: the same game as the exact product */
     const long long far = 1LL << 40;
     c->turn_limit = (overflow || turns > far ? far : turns) * num_players;
+    /* the observation's turn / (max_turns * num_players): Python divides the exact integers;
+     * their product as the nearest double gives the same quotient (exactly so below 2^53) */
+    PyObject *seats_obj = PyLong_FromLong(num_players);
+    PyObject *product = seats_obj ? PyNumber_Multiply(max_turns, seats_obj) : NULL;
+    Py_XDECREF(seats_obj);
+    if (!product) return -1;
+    c->turn_scale = PyLong_AsDouble(product);
+    Py_DECREF(product);
+    if (c->turn_scale == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        c->turn_scale = HUGE_VAL; /* beyond any double: the quotient is 0, as in Python */
+    }
 
     long values[CW_NUM_TYPES];
     if (ints_in(counts, CW_NUM_TYPES, 0, CW_MAX_TYPE_COUNT, "counts", values) < 0) return -1;
@@ -165,7 +179,7 @@ static PyObject *py_cw_new(PyObject *module, PyObject *args) {
     if (int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
     CwConfig config;
-    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    if (cw_parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
     Rng rng;
     if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
     if (!rng.present) {
@@ -347,7 +361,7 @@ static PyObject *py_cw_import(PyObject *module, PyObject *args) {
     CwGameObject *self = cw_alloc();
     if (!self) return NULL;
     self->game.num_players = (int8_t)players;
-    if (parse_config(options, counts, track, (int)players, &self->game.config) < 0 ||
+    if (cw_parse_config(options, counts, track, (int)players, &self->game.config) < 0 ||
         import_state(&self->game, state) < 0) {
         Py_DECREF(self);
         return NULL;
@@ -537,10 +551,8 @@ static PyObject *rows_list(const int8_t *values, int rows, int n) {
     return list;
 }
 
-/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
-static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
-    (void)unused;
-    const CwGame *g = &self->game;
+/* The state as State.to_dict()'s fields (the generator as a state tuple). */
+PyObject *cw_export_dict(const CwGame *g) {
     int n = g->num_players;
     PyObject *out = PyDict_New();
     if (!out) return NULL;
@@ -605,6 +617,63 @@ static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
+static PyObject *CwGame_export(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    return cw_export_dict(&self->game);
+}
+
+/* observe(seat, out): ``seat``'s observation into ``out`` (a writable float32 buffer of
+ * CW_OBS_SIZE items). */
+static PyObject *CwGame_observe(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const char *format = out.format ? out.format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    if (out.itemsize != 4 || format[0] != 'f' || out.len != (Py_ssize_t)CW_OBS_SIZE * 4) {
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items",
+                     CW_OBS_SIZE);
+        return NULL;
+    }
+    cw_observe(&self->game, (int)seat, (float *)out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* bot_action(kind, rng_state, threshold) -> (action, rng_state after): the native bot ``kind``
+ * (1 random, 2 greedy, 3 heuristic) choosing for the seat to act with its own generator. */
+static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
+    PyObject *kind_obj, *rng_obj;
+    double threshold;
+    if (!PyArg_ParseTuple(args, "OOd", &kind_obj, &rng_obj, &threshold)) return NULL;
+    long kind;
+    if (int_in(kind_obj, CW_BOT_RANDOM, CW_BOT_HEURISTIC, "bot kind (1 random, 2 greedy, "
+               "3 heuristic)", &kind) < 0)
+        return NULL;
+    if (!(threshold == threshold)) {
+        PyErr_SetString(PyExc_ValueError, "threshold: expected a number, got NaN");
+        return NULL;
+    }
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (self->game.phase == CW_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
+        return NULL;
+    }
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
+        return NULL;
+    }
+    int action = cw_bot_action(&self->game, (int)kind, threshold, &rng);
+    return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
+}
+
 static PyObject *CwGame_get_actor(CwGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.actor);
@@ -632,6 +701,10 @@ static PyMethodDef CwGame_methods[] = {
      "apply(action, dice=None) -> (step, turn, player, action, dice, drawn, turned, given, laid, "
      "winner)"},
     {"export", (PyCFunction)CwGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
+    {"observe", (PyCFunction)CwGame_observe, METH_VARARGS,
+     "observe(seat, out): the seat's observation into a float32 buffer of CW_OBS_SIZE items."},
+    {"bot_action", (PyCFunction)CwGame_bot_action, METH_VARARGS,
+     "bot_action(kind, rng_state, threshold) -> (action, rng_state after)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -671,7 +744,7 @@ static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
         int_in(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
         return NULL;
     CwConfig config;
-    if (parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
+    if (cw_parse_config(options, counts, track, (int)players, &config) < 0) return NULL;
     long long actions = 0;
     uint32_t entropy = (uint32_t)seed;
     Py_BEGIN_ALLOW_THREADS
@@ -713,5 +786,7 @@ int clockwork_register(PyObject *module) {
     Py_INCREF(&CwGameType);
     if (PyModule_AddObject(module, "ClockworkGame", (PyObject *)&CwGameType) < 0) return -1;
     if (PyModule_AddIntConstant(module, "CW_NUM_ACTIONS", CW_NUM_ACTIONS) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "CW_OBS_SIZE", CW_OBS_SIZE) < 0) return -1;
+    if (clockwork_batch_register(module) < 0) return -1;
     return PyModule_AddFunctions(module, clockwork_functions);
 }
