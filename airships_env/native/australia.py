@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.chance import check_seed
 from airships_env.games.australia.engine import actions as A
 from airships_env.games.australia.engine.data import PLAYER_COUNTS, AustraliaData, default_data
 from airships_env.games.australia.engine.model import OVER, PHASE_NAMES, RulesOptions
@@ -26,7 +25,8 @@ from airships_env.games.australia.engine.records import ActionRecord, Scoring
 from airships_env.games.australia.engine.state import State
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
-from airships_env.protocol import IllegalActionError, Outcome, as_action_index
+from airships_env.native.table import NativeTable, deal_generator
+from airships_env.protocol import IllegalActionError, as_action_index
 
 __all__ = ["NativeAustraliaGame", "pack_options", "random_games", "tables"]
 
@@ -104,19 +104,16 @@ def _record(raw: tuple[Any, ...]) -> ActionRecord:
     )
 
 
-class NativeAustraliaGame:
+class NativeAustraliaGame(NativeTable):
     """One Australia game in the native core, with the engine's vocabulary.
 
     Make one with :meth:`new` (like :func:`~airships_env.games.australia.engine.new_game`) or
     :meth:`from_state` (any true Python state: a saved game, a hand-built position).
     """
 
-    __slots__ = ("_game", "data", "options")
-
-    def __init__(self, game: Any, data: AustraliaData, options: RulesOptions):
-        self._game = game
-        self.data = data
-        self.options = options
+    __slots__ = ()
+    PHASE_NAMES = PHASE_NAMES
+    OVER = OVER
 
     @classmethod
     def new(
@@ -130,10 +127,7 @@ class NativeAustraliaGame:
     ) -> NativeAustraliaGame:
         """Set up and deal a game (S1-S3) exactly as the Python ``new_game`` does."""
         players = _check_players(num_players)
-        if rng is not None and seed is not None:
-            raise ValueError("pass either seed or rng, not both")
-        if rng is None:
-            rng = np.random.default_rng(check_seed(seed))
+        rng = deal_generator(seed, rng)
         options = options if options is not None else RulesOptions()
         data = data if data is not None else default_data()
         board, components = tables(data, players)
@@ -160,47 +154,6 @@ class NativeAustraliaGame:
             **exported,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        """The game as the engine's dict (:meth:`State.to_dict`)."""
-        return self.to_state().to_dict()
-
-    def clone(self) -> NativeAustraliaGame:
-        """An independent copy (a memcpy in the core)."""
-        return NativeAustraliaGame(self._game.clone(), self.data, self.options)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickles (and deep-copies) as its Python state."""
-        return (NativeAustraliaGame.from_state, (self.to_state(),))
-
-    # -- the OpenSpiel vocabulary ----------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """The seat to act."""
-        return int(self._game.current_player)
-
-    @property
-    def num_players(self) -> int:
-        """The number of players."""
-        return int(self._game.num_players)
-
-    @property
-    def phase(self) -> int:
-        """The phase (see :data:`~airships_env.games.australia.engine.model.PHASE_NAMES`)."""
-        return int(self._game.phase)
-
-    @property
-    def phase_name(self) -> str:
-        """The phase as words ('action', 'place', ...)."""
-        return PHASE_NAMES[self.phase]
-
-    def is_terminal(self) -> bool:
-        """True once the game is over (E1 or E4)."""
-        return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        """The legal action indices, sorted (a fresh list)."""
-        return list(self._game.legal_actions())
-
     def apply_action(self, action: int) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal
         action raises the same IllegalActionError, changing nothing."""
@@ -220,12 +173,3 @@ class NativeAustraliaGame:
         why = "the game is over" if self.is_terminal() else why
         names = [A.ACTION_NAMES[a] for a in legal]
         raise IllegalActionError(action, self.phase_name, legal, names, why)
-
-    def outcome(self) -> Outcome | None:
-        """Scores, winners and places once the game is over (E3); None before."""
-        return self.to_state().outcome() if self.is_terminal() else None
-
-    @property
-    def handle(self) -> Any:
-        """The core's game object (``_core.AustraliaGame``)."""
-        return self._game

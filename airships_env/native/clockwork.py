@@ -18,7 +18,6 @@ the Python loader validated, so an edited data file plays in C exactly as in Pyt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -30,7 +29,8 @@ from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.games.clockwork.engine.state import State
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state, seed_words
-from airships_env.protocol import ActionSpaceError, IllegalActionError, Outcome
+from airships_env.native.table import NativeTable, deal_generator
+from airships_env.protocol import ActionSpaceError, IllegalActionError
 
 __all__ = [
     "BOTS",
@@ -97,19 +97,16 @@ def random_games(
     return played
 
 
-class NativeClockworkGame:
+class NativeClockworkGame(NativeTable):
     """One Clockwork game in the native core, with the engine's vocabulary.
 
     Make one with :meth:`new` (like :func:`~airships_env.games.clockwork.engine.new_game`) or
     :meth:`from_state` (any true Python state: a saved game, a hand-built position).
     """
 
-    __slots__ = ("_game", "data", "options")
-
-    def __init__(self, game: Any, data: ClockworkData, options: RulesOptions):
-        self._game = game
-        self.data = data
-        self.options = options
+    __slots__ = ()
+    PHASE_NAMES = PHASE_NAMES
+    OVER = OVER
 
     @classmethod
     def new(
@@ -123,10 +120,7 @@ class NativeClockworkGame:
     ) -> NativeClockworkGame:
         """Set up and deal a game (S1-S4) exactly as the Python ``new_game`` does."""
         players = _check_players(num_players)
-        if rng is not None and seed is not None:
-            raise ValueError("pass either seed or rng, not both")
-        if rng is None:
-            rng = np.random.default_rng(check_seed(seed))
+        rng = deal_generator(seed, rng)
         options = options if options is not None else RulesOptions()
         data = data if data is not None else default_data()
         counts, track = tables(data, players)
@@ -147,47 +141,6 @@ class NativeClockworkGame:
         exported = self._game.export()
         exported["rng"] = generator_from(exported["rng"])
         return State(data=self.data, options=self.options, **exported)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The game as the engine's dict (:meth:`State.to_dict`)."""
-        return self.to_state().to_dict()
-
-    def clone(self) -> NativeClockworkGame:
-        """An independent copy (a memcpy in the core)."""
-        return NativeClockworkGame(self._game.clone(), self.data, self.options)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickles (and deep-copies) as its Python state."""
-        return (NativeClockworkGame.from_state, (self.to_state(),))
-
-    # -- the OpenSpiel vocabulary ----------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """The seat to act."""
-        return int(self._game.current_player)
-
-    @property
-    def num_players(self) -> int:
-        """The number of players."""
-        return int(self._game.num_players)
-
-    @property
-    def phase(self) -> int:
-        """The phase (see :data:`~airships_env.games.clockwork.engine.model.PHASE_NAMES`)."""
-        return int(self._game.phase)
-
-    @property
-    def phase_name(self) -> str:
-        """The phase as a word ('roll', 'move', ...)."""
-        return PHASE_NAMES[self.phase]
-
-    def is_terminal(self) -> bool:
-        """True once the game is over (a winner, or W3's turn limit)."""
-        return self.phase == OVER
-
-    def legal_actions(self) -> list[int]:
-        """The legal action indices, sorted (a fresh list)."""
-        return list(self._game.legal_actions())
 
     def apply_action(self, action: int, *, dice: tuple[int, int] | None = None) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does (``dice``:
@@ -218,10 +171,6 @@ class NativeClockworkGame:
             winner=winner,
         )
 
-    def outcome(self) -> Outcome | None:
-        """Scores, winners and places once the game is over (W2, W3); None before."""
-        return self.to_state().outcome() if self.is_terminal() else None
-
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation (:func:`~airships_env.games.clockwork.observation.
         encode_observation` of its view), a fresh float32 vector."""
@@ -249,11 +198,6 @@ class NativeClockworkGame:
             "uinteger": uinteger,
         }
         return int(action)
-
-    @property
-    def handle(self) -> Any:
-        """The core's game object (``_core.ClockworkGame``)."""
-        return self._game
 
 
 # -- the batch ----------------------------------------------------------------------------------
