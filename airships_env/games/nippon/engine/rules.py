@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the state's methods call these rules; the rules take a stat
 
 __all__ = [
     "apply_action",
+    "apply_legal_action",
     "final_breakdown",
     "legal_actions",
     "outcome",
@@ -389,6 +390,21 @@ def apply_action(s: State, action: Any, _forced: Iterator[int] | None = None) ->
         raise IllegalActionError(
             action, Phase.NAMES[s.phase], legal, [action_name(a) for a in legal], why
         )
+    return _apply_checked(s, index, _forced)
+
+
+def apply_legal_action(s: State, action: int) -> ActionRecord:
+    """``apply_action`` without the legality check, for a caller that took ``action`` (an int)
+    from ``legal_actions`` of this state unchanged since (the generic environments)."""
+    if s.is_view:
+        raise ViewError("a view cannot advance: determinize it first")
+    if s.rng is None:  # checked before anything changes
+        raise ViewError("a state without a generator only replays records (replay_action)")
+    return _apply_checked(s, action, None)
+
+
+def _apply_checked(s: State, index: int, _forced: Iterator[int] | None) -> ActionRecord:
+    """Apply a legal action (checked by the caller); its record holds the bag draws."""
     draws: list[int] = []
     drawer = _Drawer(s, _forced, draws)
     p = s.current
