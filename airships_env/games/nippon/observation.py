@@ -42,13 +42,14 @@ Nothing here reads the generator: the bag's order never reaches an observation.
 
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
+from operator import truediv
 from typing import Any
 
 import numpy as np
 
-from airships_env.games.nippon.engine.data import default_data
-from airships_env.games.nippon.engine.rules import region_influence
+from airships_env.games.nippon.engine.data import NipponData, default_data
 from airships_env.games.nippon.engine.state import State
 
 __all__ = ["encode_observation", "observation_layout", "observation_size"]
@@ -109,14 +110,16 @@ def _city_cell(good: int, value: int, neutral: int, owner_class: int) -> tuple[f
 
 
 @lru_cache(maxsize=8)
-def _city_cells(
-    neutral: tuple[int, ...],
-) -> tuple[tuple[tuple[tuple[tuple[float, ...], ...], ...], ...], ...]:
-    """Every influence space's values, by [space in city][good][tile value][owner class]."""
+def _city_cells(neutral: tuple[int, ...]) -> tuple[tuple[tuple[tuple[bytes, ...], ...], ...], ...]:
+    """Every influence space's values as float32 bytes, by [space in city][good][tile
+    value][owner class]."""
     return tuple(
         tuple(
             tuple(
-                tuple(_city_cell(good, value, neutral[i], cls) for cls in range(3))
+                tuple(
+                    array("f", _city_cell(good, value, neutral[i], cls)).tobytes()
+                    for cls in range(3)
+                )
                 for value in range(_CELL_VALUES)
             )
             for good in range(6)
@@ -125,8 +128,31 @@ def _city_cells(
     )
 
 
+_REWARD_SLOTS: dict[str, tuple[int, ...]] = {}  # by data digest; a few at most, never pickled
+
+
+def _reward_slots(data: NipponData) -> tuple[int, ...]:
+    """Each reward tile's place in the ``rewards`` piece: (level - 1) * 3 + gift."""
+    slots = _REWARD_SLOTS.get(data.digest)
+    if slots is None:
+        if len(_REWARD_SLOTS) >= 8:
+            _REWARD_SLOTS.clear()
+        slots = _REWARD_SLOTS[data.digest] = tuple(
+            (rw.level - 1) * 3 + _GIFTS.index(rw.gift) for rw in data.rewards
+        )
+    return slots
+
+
+#: divisors of the per-seat lists, one per entry (``map(truediv, values, divisors)`` is
+#: ``[v / divisor for v in values]``)
+_BY_2, _BY_3, _BY_4, _BY_5, _BY_6, _BY_7 = ((k,) * 64 for k in (2, 3, 4, 5, 6, 7))
+
+
 def encode_observation(state: Any, seat: int) -> np.ndarray:
     """``seat``'s observation of a view or a true state (a fresh float32 vector)."""
+    # The values are the Python floats of the layout above, stored as float32 (a C float
+    # array seen as numpy float32, the cast numpy makes): the pieces before the cities as one
+    # list, the cities from float32 tables built once, then the regions and the players.
     s: State = state
     d = s.data
     n = s.num_players
@@ -151,59 +177,75 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
     flat += (float(s.golden_turns >= -1), max(0, s.golden_turns) / 12, s.turn_count / 150)
     flat.append(len(s.rewards_left) / 16)
     rewards = [0.0] * 12
+    slots = _reward_slots(d)
     for t in s.rewards_left:
-        rw = d.rewards[t]
-        rewards[(rw.level - 1) * 3 + _GIFTS.index(rw.gift)] += 0.25
+        rewards[slots[t]] += 0.25
     flat += rewards
     for place in s.spaces:
-        flat += [c / 3 for c in place]
+        flat += map(truediv, place, _BY_3)
     for row in s.rows[:rows]:
-        flat += [c / 3 for c in row]
+        flat += map(truediv, row, _BY_3)
     flat += (0.0,) * (6 * (rows - min(rows, len(s.rows))))
     owed = s.owed[: 5 + rows]
-    flat += [o / 3 for o in owed]
+    flat += map(truediv, owed, _BY_3)
     flat += (0.0,) * (5 + rows - len(owed))
-    flat += [c / 7 for c in s.bag]
+    flat += map(truediv, s.bag, _BY_7)
     flat += [float(o < 0) for o in s.factory_owner]
     flat.append(s.machinery_supply / 24)
+    out = array("f", flat)
+    # cities; each region's influence per seat on the way (F2, as rules.region_influence)
     cells = _city_cells(d.neutral)
+    city_parts: list[bytes] = []
+    influence = [[0] * n for _ in range(4)]  # [region][seat]
     for city in range(8):
         goods, values, owners = s.city_goods[city], s.influence_value[city], s.influence_owner[city]
+        in_region = influence[city // 2]
         for i in range(4):
             owner = owners[i]
             good, value = goods[i], values[i]
-            owner_class = 0 if owner == seat else 1 if owner >= 0 else 2
-            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
-                flat += cells[i][good][value][owner_class]
+            if owner >= 0:
+                in_region[owner] += value
+                owner_class = 0 if owner == seat else 1
             else:
-                flat += _city_cell(good, value, d.neutral[i], owner_class)
+                owner_class = 2
+            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
+                city_parts.append(cells[i][good][value][owner_class])
+            else:
+                cell = _city_cell(good, value, d.neutral[i], owner_class)
+                city_parts.append(array("f", cell).tobytes())
+    out.frombytes(b"".join(city_parts))
     for r in range(4):
         trains = s.trains_in[r]
-        flat += [trains[p] / 4 for p in seats]
+        for p in range(n):
+            influence[r][p] += trains[p] * d.train_influence
+    flat = []
+    for r in range(4):
+        trains = s.trains_in[r]
+        flat += map(truediv, [trains[p] for p in seats], _BY_4)
     for r in range(4):
         ships = s.ships_in[r]
-        flat += [ships[p] / 4 for p in seats]
-    influence = [region_influence(s, r)[0] for r in range(4)]
+        flat += map(truediv, [ships[p] for p in seats], _BY_4)
     for p in seats:
         start = len(flat)
         flat += (s.yen[p] / 30, s.coal[p] / 10, s.blueprints[p] / 10, s.vp[p] / 100)
         flat += (s.money_pos[p] / 12, s.coal_pos[p] / 12, s.knowledge[p] / 10)
         workers = s.workers[p]
-        flat += [workers.count(c) / 6 for c in range(6)]
+        flat += map(truediv, map(workers.count, range(6)), _BY_6)
         flat.append(len(workers) / 6)
         tiles = s.factory_tile[p]
         flat += [float(t >= 0) for t in tiles]
         flat += [d.factories[t].coal / 3 if t >= 0 else 0.0 for t in tiles]
-        flat += [m / 2 for m in s.machine[p]]
-        flat += [c / 4 for c in s.cubes[p]]
+        flat += map(truediv, s.machine[p], _BY_2)
+        flat += map(truediv, s.cubes[p], _BY_4)
         flat += (s.machine_reserve[p] / 3, s.trains_placed[p] / 4, s.ships_placed[p] / 4)
-        flat += [float(c) for c in s.contracts_done[p]]
-        flat += [v / 2 for v in s.tiles_supply[p]]
+        flat += map(float, s.contracts_done[p])
+        flat += map(truediv, s.tiles_supply[p], _BY_2)
         flat.append(s.tiles_removed[p] / 10)
-        flat += [m / 5 for m in s.achievements[p]]
+        flat += map(truediv, s.achievements[p], _BY_5)
         k = len(workers)
         flat.append((d.worker_levels[k - 1] if k else 0) / 4)
         flat += [influence[r][p] / 20 for r in range(4)]
         flat.append(sum(sc[p] for sc in s.scored) / 50)
         flat += (0.0,) * (PLAYER_SIZE - (len(flat) - start))
-    return np.array(flat, dtype=np.float32)
+    out.extend(array("f", flat))
+    return np.frombuffer(out, dtype=np.float32)
