@@ -41,7 +41,8 @@ it on the seat's view (a true state gives the same vector).
 from __future__ import annotations
 
 from array import array
-from itertools import compress
+from itertools import chain, compress
+from typing import Any
 
 import numpy as np
 
@@ -126,9 +127,17 @@ _REGION_RANGERS, _REGION_OWN = _AT["region_rangers"], _AT["region_own"]
 _REGION_EMPTY, _REGION_OPEN = _AT["region_empty"], _AT["region_open"]
 _WINDMILL, _HAND, _PENDING = _AT["windmill"], _AT["hand"], _AT["pending"]
 _MOVE_FROM, _TRACKS = _AT["move_from"], _AT["tracks"]
+_LOCATION_RANGERS_SPAN = slice(_LOCATION_RANGERS, _LOCATION_RANGERS + MAX_LOCATIONS * MAX_SEATS)
+_REGION_SUMS_SPAN = slice(_REGION_RANGERS, _REGION_RANGERS + 4 * NUM_REGIONS)
+_TILES_SPAN = slice(_REGION_CONSERVATION, _REGION_TILE + NUM_REGIONS * _TILE_COLUMNS)
+_MEMO_SIZE = 256
 _SEAT_PADDING = [0.0] * MAX_SEATS
 _BACK_PADDING = [0.0] * (MAX_SEATS * NUM_BACKS)
-# the encoder writes this run of pieces as one block
+# the encoder writes these runs of pieces as one block each
+assert _NAMES[_NAMES.index("region_rangers") :][:4] == [
+    "region_rangers", "region_own", "region_empty", "region_open"
+]  # fmt: skip
+assert _NAMES[_NAMES.index("region_conservation") :][:2] == ["region_conservation", "region_tile"]
 assert _NAMES[_NAMES.index("hand") : _NAMES.index("played") + 1] == [
     "hand", "backs", "vp", "dollars", "supply", "seated", "stacks", "played"
 ]  # fmt: skip
@@ -161,6 +170,10 @@ class _MapTables:
             template[_REGION_OPEN + r] = self.region_size[r] / 5.0
         #: the vector of an empty map, a C float array (``array("f")``) that each call copies
         self.template = array("f", template.tobytes())
+        #: (seat, rangers...) -> the location_rangers and region sums segments
+        self.rangers_memo: dict[tuple[int, ...], tuple[array[float], array[float]]] = {}
+        #: (tile values..., face up..., conservation...) -> the conservation and tile segment
+        self.tiles_memo: dict[tuple[int, ...], array[float]] = {}
         #: region -> where its tile one-hot begins
         self.tile_rows = [_REGION_TILE + r * _TILE_COLUMNS for r in range(len(data.regions))]
 
@@ -200,36 +213,26 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
         out[_LAST_ROUND] = 1.0
     if state.options.full_game:
         out[_FULL_GAME] = 1.0
-    # locations (rangers per relative seat / 4) and the region sums, occupied locations only
-    rangers = state.rangers
-    region_sums: dict[int, list[int]] = {}  # region -> [rangers, own, empty, open]
-    region_size = tables.region_size
-    for loc in compress(range(len(rangers)), map(any, rangers)):
-        counts = rangers[loc]
-        row = _LOCATION_RANGERS + loc * MAX_SEATS
-        for k, other in enumerate(rel):
-            if counts[other]:
-                out[row + k] = counts[other] / 4.0
-        total = sum(counts)
-        own = counts[seat]
-        for r, times in tables.location_regions[loc]:
-            sums = region_sums.get(r)
-            if sums is None:
-                sums = region_sums[r] = [0, 0, region_size[r], region_size[r]]
-            sums[0] += times * total
-            sums[1] += times * own
-            sums[2] -= times  # occupied: not empty
-            if total != own:
-                sums[3] -= times  # another seat's rangers: not open
-    for r, (on_region, own, empty, open_) in region_sums.items():
-        out[_REGION_RANGERS + r] = on_region / 9.0
-        out[_REGION_OWN + r] = own / 9.0
-        out[_REGION_EMPTY + r] = empty / 5.0
-        out[_REGION_OPEN + r] = open_ / 5.0
-    for r in compress(range(len(state.conservation)), state.conservation):
-        out[_REGION_CONSERVATION + r] = 1.0
-    for row, value, up in zip(tables.tile_rows, state.tile_value, state.tile_up, strict=True):
-        out[row + (1 if not value else _TILE_COLUMN[value] if up else 0)] = 1.0  # gone, down
+    # the map's pieces, from the tables' memo when the same rangers (and seat), tiles and
+    # conservation tiles were encoded before: they change a few times a game
+    rangers_key = (seat, *chain.from_iterable(state.rangers))
+    segments = tables.rangers_memo.get(rangers_key)
+    if segments is None:
+        _write_rangers(out, state, seat, rel, tables)
+        segments = (out[_LOCATION_RANGERS_SPAN], out[_REGION_SUMS_SPAN])
+        _remember(tables.rangers_memo, rangers_key, segments)
+    else:
+        out[_LOCATION_RANGERS_SPAN], out[_REGION_SUMS_SPAN] = segments
+    tiles_key = (*state.tile_value, *state.tile_up, *state.conservation)
+    tiles = tables.tiles_memo.get(tiles_key)
+    if tiles is None:
+        for r in compress(range(len(state.conservation)), state.conservation):
+            out[_REGION_CONSERVATION + r] = 1.0
+        for row, value, up in zip(tables.tile_rows, state.tile_value, state.tile_up, strict=True):
+            out[row + (1 if not value else _TILE_COLUMN[value] if up else 0)] = 1.0  # gone, down
+        _remember(tables.tiles_memo, tiles_key, out[_TILES_SPAN])
+    else:
+        out[_TILES_SPAN] = tiles
     # seats: planes, the ranger track; hand .. played as one block
     hands = state.hands
     block: list[float] = list(hands[seat])
@@ -271,3 +274,44 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
     out[_TRACKS] = len(state.windmill_track) / data.tile_areas
     out[_TRACKS + 1] = (data.ranger_areas - len(state.ranger_track)) / data.ranger_areas
     return np.frombuffer(out, dtype=np.float32)
+
+
+def _write_rangers(
+    out: array[float], state: State, seat: int, rel: list[int], tables: _MapTables
+) -> None:
+    """Write ``location_rangers`` (rangers per relative seat / 4) and the four region sums,
+    visiting only the occupied locations and the regions they touch (the template holds the
+    sums of an empty region)."""
+    rangers = state.rangers
+    region_sums: dict[int, list[int]] = {}  # region -> [rangers, own, empty, open]
+    region_size = tables.region_size
+    for loc in compress(range(len(rangers)), map(any, rangers)):
+        counts = rangers[loc]
+        row = _LOCATION_RANGERS + loc * MAX_SEATS
+        for k, other in enumerate(rel):
+            if counts[other]:
+                out[row + k] = counts[other] / 4.0
+        total = sum(counts)
+        own = counts[seat]
+        for r, times in tables.location_regions[loc]:
+            sums = region_sums.get(r)
+            if sums is None:
+                sums = region_sums[r] = [0, 0, region_size[r], region_size[r]]
+            sums[0] += times * total
+            sums[1] += times * own
+            sums[2] -= times  # occupied: not empty
+            if total != own:
+                sums[3] -= times  # another seat's rangers: not open
+    for r, (on_region, own, empty, open_) in region_sums.items():
+        out[_REGION_RANGERS + r] = on_region / 9.0
+        out[_REGION_OWN + r] = own / 9.0
+        out[_REGION_EMPTY + r] = empty / 5.0
+        out[_REGION_OPEN + r] = open_ / 5.0
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key`` in a memo of at most _MEMO_SIZE entries (emptied when
+    full: a game revisits few keys, and a few games share the memo)."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
