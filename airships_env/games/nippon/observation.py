@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from array import array
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -209,10 +210,13 @@ class _Plan:
             at += 6
             assert at <= self.players + (k + 1) * PLAYER_SIZE
         self.player_goods = goods
+        #: (seat, owners..., values..., goods...) -> the cities piece, influence from cities
+        self.cities_memo: dict[tuple[int, ...], tuple[np.ndarray, list[list[int]]]] = {}
         self.targets = np.array(targets, dtype=np.intp)
         self.divisors = np.array(divisors, dtype=np.float64)
 
 
+_MEMO_SIZE = 256
 _PLANS: dict[tuple[str, int], _Plan] = {}  # by (data digest, players); never pickled
 _REWARD_SLOTS: dict[str, tuple[int, ...]] = {}  # by data digest; a few at most, never pickled
 
@@ -306,32 +310,30 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
     ints += s.bag
     ones += [plan.factories_open + t for t, owner in enumerate(s.factory_owner) if owner < 0]
     ints.append(s.machinery_supply)
-    # cities; each region's influence per seat on the way (F2, as rules.region_influence)
-    cells = _city_cells(d.neutral)
-    city_parts: list[bytes] = []
-    influence = [[0] * n for _ in range(4)]  # [region][seat]
-    for city in range(8):
-        goods, values, owners = s.city_goods[city], s.influence_value[city], s.influence_owner[city]
-        in_region = influence[city // 2]
-        for i in range(4):
-            owner = owners[i]
-            good, value = goods[i], values[i]
-            if owner >= 0:
-                in_region[owner] += value
-                owner_class = 0 if owner == seat else 1
-            else:
-                owner_class = 2
-            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
-                city_parts.append(cells[i][good][value][owner_class])
-            else:
-                cell = _city_cell(good, value, d.neutral[i], owner_class)
-                city_parts.append(array("f", cell).tobytes())
-    at = plan.cities
-    out[at : at + 8 * 4 * 12] = np.frombuffer(b"".join(city_parts), dtype=np.float32)
-    for r in range(4):
-        trains = s.trains_in[r]
-        for p in range(n):
-            influence[r][p] += trains[p] * d.train_influence
+    # cities, and each region's influence per seat from its cities (F2, as
+    # rules.region_influence), from the plan's memo when encoded before for these owners,
+    # values and goods (and seat): they change a few times a game
+    cities_key = (
+        seat,
+        *chain.from_iterable(s.influence_owner),
+        *chain.from_iterable(s.influence_value),
+        *chain.from_iterable(s.city_goods),
+    )
+    known = plan.cities_memo.get(cities_key)
+    if known is None:
+        known = _cities(s, seat)
+        if len(plan.cities_memo) >= _MEMO_SIZE:
+            plan.cities_memo.clear()
+        plan.cities_memo[cities_key] = known
+    cities, from_cities = known
+    out[plan.cities : plan.cities + 8 * 4 * 12] = cities
+    influence = [
+        [
+            in_cities + trains * d.train_influence
+            for in_cities, trains in zip(row, s.trains_in[r], strict=True)
+        ]
+        for r, row in enumerate(from_cities)
+    ]
     for r in range(4):
         trains = s.trains_in[r]
         ints += [trains[p] for p in seats]
@@ -365,3 +367,30 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
     out[plan.targets] = np.fromiter(ints, np.float64, len(ints)) / plan.divisors
     out[ones] = 1.0
     return out
+
+
+def _cities(s: State, seat: int) -> tuple[np.ndarray, list[list[int]]]:
+    """The ``cities`` piece seen by ``seat`` (float32) and each region's influence per seat
+    from its cities' tiles."""
+    cells = _city_cells(s.data.neutral)
+    parts: list[bytes] = []
+    influence = [[0] * s.num_players for _ in range(4)]  # [region][seat]
+    for city in range(8):
+        goods, values, owners = s.city_goods[city], s.influence_value[city], s.influence_owner[city]
+        in_region = influence[city // 2]
+        for i in range(4):
+            owner = owners[i]
+            good, value = goods[i], values[i]
+            if owner >= 0:
+                in_region[owner] += value
+                owner_class = 0 if owner == seat else 1
+            else:
+                owner_class = 2
+            if 0 <= good < 6 and 0 <= value < _CELL_VALUES:
+                parts.append(cells[i][good][value][owner_class])
+            else:
+                cell = _city_cell(good, value, s.data.neutral[i], owner_class)
+                parts.append(array("f", cell).tobytes())
+    cities = np.frombuffer(b"".join(parts), dtype=np.float32)
+    cities.flags.writeable = False  # shared by the memo's users, who copy it
+    return cities, influence
