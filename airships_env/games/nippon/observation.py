@@ -210,6 +210,8 @@ class _Plan:
             at += 6
             assert at <= self.players + (k + 1) * PLAYER_SIZE
         self.player_goods = goods
+        #: factory tile -> its coal cost; the last entry (tile -1: none) 0
+        self.coal_cost = (*(f.coal for f in s.data.factories), 0)
         #: (seat, owners..., values..., goods...) -> the cities piece, influence from cities
         self.cities_memo: dict[tuple[int, ...], tuple[np.ndarray, list[list[int]]]] = {}
         self.targets = np.array(targets, dtype=np.intp)
@@ -350,7 +352,7 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
         tiles = s.factory_tile[p]
         flags = plan.players + k * PLAYER_SIZE + 7 + NUM_COLOURS + 1
         ones += [flags + g for g in range(goods_count) if tiles[g] >= 0]
-        ints += [d.factories[t].coal if t >= 0 else 0 for t in tiles]
+        ints += map(plan.coal_cost.__getitem__, tiles)  # tile -1 (none): 0
         ints += s.machine[p]
         ints += s.cubes[p]
         ints += (s.machine_reserve[p], s.trains_placed[p], s.ships_placed[p])
@@ -361,10 +363,14 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
         level = len(workers)
         ints.append(d.worker_levels[level - 1] if level else 0)
         ints += [influence[r][p] for r in range(4)]
-        ints.append(sum(sc[p] for sc in s.scored))
+        ints.append(sum([scored[p] for scored in s.scored]))
     if len(ints) != len(plan.targets):
         raise ValueError(f"a Nippon state of unexpected shape ({len(ints)} values to encode)")
-    out[plan.targets] = np.fromiter(ints, np.float64, len(ints)) / plan.divisors
+    try:  # every value in 0..255 (nearly always): bytes are the quick way into numpy
+        numerators: np.ndarray = np.frombuffer(bytes(ints), dtype=np.uint8)
+    except ValueError:
+        numerators = np.fromiter(ints, np.float64, len(ints))
+    out[plan.targets] = numerators / plan.divisors
     out[ones] = 1.0
     return out
 
