@@ -24,6 +24,7 @@ from airships_env.games.nippon.engine.data import (
     NUM_REGIONS,
     SPACES_PER_CITY,
     WORKER_SPACES,
+    NipponData,
 )
 from airships_env.games.nippon.engine.errors import IllegalActionError, LogError, ViewError
 from airships_env.games.nippon.engine.model import Phase
@@ -213,12 +214,28 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
         return s.yen[p] >= d.step_costs[0] and s.knowledge[p] < d.knowledge_max
     if kind == A.K_MINE:
         return s.yen[p] >= d.step_costs[0] and s.coal_pos[p] < len(d.coal_track) - 1
-    if kind in (A.K_TRAINS, A.K_SHIPS):
-        return any(_can_piece(s, p, kind, r) for r in range(NUM_REGIONS))
+    if kind in (A.K_TRAINS, A.K_SHIPS):  # _can_piece, the seat's checks made once
+        placed, total = (
+            (s.trains_placed[p], d.trains) if kind == A.K_TRAINS else (s.ships_placed[p], d.ships)
+        )
+        if placed >= total or s.yen[p] < d.piece_cost:
+            return False
+        return any(_region_free(s, r) > 0 for r in range(NUM_REGIONS))
     if kind == A.K_EXPORT:
         if not any(s.cubes[p]):  # every demand needs a cube
             return False
-        return any(_can_contract(s, p, k) for k in range(NUM_CONTRACTS))
+        # _can_contract for each contract, the seat's holdings sorted once (_assignable)
+        have = sorted(s.cubes[p][g] for g in range(NUM_GOODS))[::-1]
+        done = s.contracts_done[p]
+        for k in range(NUM_CONTRACTS):
+            need = sorted(d.contracts[k].demands, reverse=True)
+            if (
+                not done[k]
+                and len(have) >= len(need)
+                and all(h >= c for h, c in zip(have, need, strict=False))
+            ):
+                return True
+        return False
     if kind == A.K_MARKET:
         if not any(s.cubes[p]):  # a space needs a cube of its good
             return False
@@ -266,6 +283,19 @@ def _reward_classes(s: State, level: int) -> list[int]:
     return sorted(out)
 
 
+_SPACE_OF: dict[str, tuple[int, ...]] = {}  # by data digest: a few at most, never pickled
+
+
+def _space_of(d: NipponData) -> tuple[int, ...]:
+    """Each action kind's action space (``d.action_space_of`` as a table, built once)."""
+    table = _SPACE_OF.get(d.digest)
+    if table is None:
+        if len(_SPACE_OF) >= 8:
+            _SPACE_OF.clear()
+        table = _SPACE_OF[d.digest] = tuple(map(d.action_space_of, range(len(ACTION_KINDS))))
+    return table
+
+
 # ------------------------------------------------------------------------- legal actions
 def legal_actions(s: State) -> list[int]:
     """The legal action indices of the seat to act, sorted."""
@@ -277,8 +307,9 @@ def legal_actions(s: State) -> list[int]:
     bonus = _bonus_legal(s, p) if ph not in (Phase.REWARD, Phase.ACHIEVEMENT) else []
     if ph == Phase.TURN:
         if len(s.workers[p]) < WORKER_SPACES:  # T1
+            space_of = _space_of(s.data)
             for kind in range(len(ACTION_KINDS)):
-                space = s.spaces[s.data.action_space_of(kind)]
+                space = s.spaces[space_of[kind]]
                 if sum(space) and _can_kind(s, p, kind):
                     out.extend(A.take(kind, c) for c in range(NUM_COLOURS) if space[c])
         if s.workers[p] or not out:
