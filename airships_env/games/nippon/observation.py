@@ -329,13 +329,7 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
         plan.cities_memo[cities_key] = known
     cities, from_cities = known
     out[plan.cities : plan.cities + 8 * 4 * 12] = cities
-    influence = [
-        [
-            in_cities + trains * d.train_influence
-            for in_cities, trains in zip(row, s.trains_in[r], strict=True)
-        ]
-        for r, row in enumerate(from_cities)
-    ]
+    train_influence = d.train_influence
     for r in range(4):
         trains = s.trains_in[r]
         ints += [trains[p] for p in seats]
@@ -362,7 +356,10 @@ def encode_observation(state: Any, seat: int) -> np.ndarray:
         ints += s.achievements[p]
         level = len(workers)
         ints.append(d.worker_levels[level - 1] if level else 0)
-        ints += [influence[r][p] for r in range(4)]
+        ints += [  # F2: its tiles in the region's cities and its trains there
+            in_cities[p] + trains[p] * train_influence
+            for in_cities, trains in zip(from_cities, s.trains_in, strict=True)
+        ]
         ints.append(sum([scored[p] for scored in s.scored]))
     if len(ints) != len(plan.targets):
         raise ValueError(f"a Nippon state of unexpected shape ({len(ints)} values to encode)")
