@@ -453,7 +453,7 @@ def _apply(s: State, p: int, a: int, drawer: _Drawer) -> None:
         return
     if a < A.CONSOLIDATE:  # T2
         kind, colour = divmod(a - A.TAKE, NUM_COLOURS)
-        space = d.action_space_of(kind)
+        space = _space_of(d)[kind]
         s.spaces[space][colour] -= 1
         s.workers[p].append(colour)
         _refill_space(s, space, drawer)
@@ -572,11 +572,15 @@ def _start_action(s: State, p: int, kind: int) -> None:
     s.pend_kind, s.pend_units, s.pend_mask = kind, 0, 0
     s.pend_region = s.pend_contract = s.pend_space = -1
     s.pend_demand = s.pend_goods = s.pend_cubes = 0
-    s.phase = {
-        A.K_INVEST: Phase.INVEST, A.K_TECHNOLOGY: Phase.TECHNOLOGY, A.K_PRODUCE: Phase.PRODUCE,
-        A.K_KNOWLEDGE: Phase.STEPS, A.K_MINE: Phase.STEPS, A.K_TRAINS: Phase.PIECES,
-        A.K_SHIPS: Phase.PIECES, A.K_EXPORT: Phase.CONTRACT, A.K_MARKET: Phase.SPACE,
-    }[kind]  # fmt: skip
+    s.phase = _KIND_PHASE[kind]
+
+
+#: the phase an action kind starts (T2)
+_KIND_PHASE = {
+    A.K_INVEST: Phase.INVEST, A.K_TECHNOLOGY: Phase.TECHNOLOGY, A.K_PRODUCE: Phase.PRODUCE,
+    A.K_KNOWLEDGE: Phase.STEPS, A.K_MINE: Phase.STEPS, A.K_TRAINS: Phase.PIECES,
+    A.K_SHIPS: Phase.PIECES, A.K_EXPORT: Phase.CONTRACT, A.K_MARKET: Phase.SPACE,
+}  # fmt: skip
 
 
 def _unit_done(s: State, p: int, mask_bits: int) -> None:
