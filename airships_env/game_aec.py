@@ -349,39 +349,36 @@ class GameAEC(AECEnv):
     # -- observations --------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation vector (what its view shows) and action mask (fresh arrays)."""
-        state = self._require_state()
         seat = self.seat_of[agent]
         vector = self._observations.get(seat)
         if vector is None:
+            state = self._require_state()
             seen = state if self._observes_true_state else state.view(seat)
             vector = np.asarray(self.game.observe(seen, seat), dtype=np.float32)
             self._observations[seat] = vector
-        return {"observation": vector.copy(), "action_mask": self._mask(agent)}
-
-    def _mask(self, agent: str) -> np.ndarray:
         if agent == self.agent_selection and not (
             self.terminations.get(agent, True) or self.truncations.get(agent, True)
         ):
-            return self._acting_mask.copy()
-        return np.zeros(self.num_actions, dtype=np.int8)
+            mask = self._acting_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": vector.copy(), "action_mask": mask}
 
     def _update_infos(self) -> None:
         state = self._require_state()
         acting = self.agent_selection
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        num_actions = self.num_actions
+        mask = np.zeros(num_actions, dtype=np.int8)
         active = not (self.terminations[acting] or self.truncations[acting])
         self._legal = state.legal_actions() if active else []
         self._legal_state = state
         mask[self._legal] = 1
         self._acting_mask = mask
-        self.infos = {
-            agent: {
-                "action_mask": mask.copy()
-                if active and agent == acting
-                else np.zeros(self.num_actions, dtype=np.int8)
-            }
-            for agent in self.agents
+        self.infos = infos = {
+            agent: {"action_mask": np.zeros(num_actions, dtype=np.int8)} for agent in self.agents
         }
+        if active:
+            infos[acting]["action_mask"] = mask.copy()
         if state.is_terminal():
             outcome = state.outcome()
             for agent in self.agents:
