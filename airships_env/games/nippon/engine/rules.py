@@ -227,8 +227,7 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
         # _can_contract for each contract, the seat's holdings sorted once (_assignable)
         have = sorted(s.cubes[p][g] for g in range(NUM_GOODS))[::-1]
         done = s.contracts_done[p]
-        for k in range(NUM_CONTRACTS):
-            need = sorted(d.contracts[k].demands, reverse=True)
+        for k, need in enumerate(_demands_sorted(d)):
             if (
                 not done[k]
                 and len(have) >= len(need)
@@ -293,6 +292,21 @@ def _space_of(d: NipponData) -> tuple[int, ...]:
         if len(_SPACE_OF) >= 8:
             _SPACE_OF.clear()
         table = _SPACE_OF[d.digest] = tuple(map(d.action_space_of, range(len(ACTION_KINDS))))
+    return table
+
+
+_DEMANDS_SORTED: dict[str, tuple[list[int], ...]] = {}  # by data digest, like _SPACE_OF
+
+
+def _demands_sorted(d: NipponData) -> tuple[list[int], ...]:
+    """Each contract's demands, largest first (what _assignable sorts), built once."""
+    table = _DEMANDS_SORTED.get(d.digest)
+    if table is None:
+        if len(_DEMANDS_SORTED) >= 8:
+            _DEMANDS_SORTED.clear()
+        table = _DEMANDS_SORTED[d.digest] = tuple(
+            sorted(d.contracts[k].demands, reverse=True) for k in range(NUM_CONTRACTS)
+        )
     return table
 
 
