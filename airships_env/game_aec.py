@@ -374,11 +374,12 @@ class GameAEC(AECEnv):
         self._legal_state = state
         mask[self._legal] = 1
         self._acting_mask = mask
-        self.infos = infos = {
+        infos: dict[str, dict[str, Any]] = {
             agent: {"action_mask": np.zeros(num_actions, dtype=np.int8)} for agent in self.agents
         }
         if active:
             infos[acting]["action_mask"] = mask.copy()
+        self.infos = infos
         if state.is_terminal():
             outcome = state.outcome()
             for agent in self.agents:

@@ -87,10 +87,7 @@ def _one_hots(size: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(float(k == index) for k in range(size)) for index in range(size + 1))
 
 
-_ONE_HOT: dict[int, tuple[tuple[float, ...], ...]] = {
-    size: _one_hots(size) for size in (5, 6, 8, 9, 10, 15, 33)
-}
-_BITS6 = tuple(tuple(float(mask >> k & 1) for k in range(6)) for mask in range(64))
+_ONE_HOT: dict[int, tuple[tuple[float, ...], ...]] = {6: _one_hots(6)}  # a city's good
 _OWNER = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))  # me, another, none
 _GIFTS = ("blueprints", "coal", "yen")
 
