@@ -1,6 +1,8 @@
 """The game protocol's properties, for every registered game and backend (conftest's cases):
 the game's facts, random games to the end at every table size, legal actions and illegal ones,
-the outcome, the exact dict round trip and replay, clone, view and determinize."""
+the outcome, the exact dict round trip and replay, clone, view and determinize, and the optional
+members the generic environments take a shortcut with (``observes_true_state``,
+``apply_legal_action``)."""
 
 from __future__ import annotations
 
