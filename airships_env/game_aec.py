@@ -7,9 +7,15 @@ faster environment (:mod:`airships_env.aec`, ``airships_v1``); this one serves e
 same way and is what a new game gets on the day it registers (``env_name`` ``<name>_v<N>``).
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector is
-``game.observe(state.view(seat), seat)`` (so it comes from what that seat may see, never from
-the true state), the mask has ``game.num_actions`` entries, all zero for an agent not to act.
-The acting agent's mask is also ``infos[agent]["action_mask"]``.
+``game.observe(state.view(seat), seat)`` (so it comes from what that seat may see), or, for a
+game whose ``observes_true_state`` is True, ``game.observe(state, seat)``, the same vector
+bit for bit without building the view (the conformance suite holds such a game to it); the
+mask has ``game.num_actions`` entries, all zero for an agent not to act. The acting agent's
+mask is also ``infos[agent]["action_mask"]``.
+
+Legal actions are computed once per step (and at reset), after the action: the one list gives
+the mask and is what the next action is checked against; a state that has
+``apply_legal_action`` then applies the checked action without computing them again.
 
 Rewards arrive once, at the end, from the state's :class:`~airships_env.protocol.Outcome`
 (:func:`outcome_rewards`): ``reward="win"`` gives each of the ``k`` winners ``1/k`` and every
@@ -234,7 +240,9 @@ class GameAEC(AECEnv):
         self.actions_played = 0
         self._seed_sequence: np.random.SeedSequence | None = None
         self._observations: dict[int, np.ndarray] = {}
+        self._observes_true_state = bool(getattr(game_type, "observes_true_state", False))
         self._legal: list[int] = []
+        self._legal_state: Any = None  # the state ``_legal`` was computed for
         self._acting_mask = np.zeros(self.num_actions, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -288,7 +296,10 @@ class GameAEC(AECEnv):
                 raise error
             self._penalize(agent, action, index, error)
             return
-        self.last_record = state.apply_action(index)
+        if state is self._legal_state and hasattr(state, "apply_legal_action"):
+            self.last_record = state.apply_legal_action(index)  # checked above, same list
+        else:
+            self.last_record = state.apply_action(index)
         self.actions_played += 1
         self._observations.clear()
         if state.is_terminal():
@@ -337,38 +348,38 @@ class GameAEC(AECEnv):
 
     # -- observations --------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation vector (from its view) and action mask (fresh arrays)."""
-        state = self._require_state()
+        """The agent's observation vector (what its view shows) and action mask (fresh arrays)."""
         seat = self.seat_of[agent]
         vector = self._observations.get(seat)
         if vector is None:
-            vector = np.asarray(self.game.observe(state.view(seat), seat), dtype=np.float32)
+            state = self._require_state()
+            seen = state if self._observes_true_state else state.view(seat)
+            vector = np.asarray(self.game.observe(seen, seat), dtype=np.float32)
             self._observations[seat] = vector
-        return {"observation": vector.copy(), "action_mask": self._mask(agent)}
-
-    def _mask(self, agent: str) -> np.ndarray:
         if agent == self.agent_selection and not (
             self.terminations.get(agent, True) or self.truncations.get(agent, True)
         ):
-            return self._acting_mask.copy()
-        return np.zeros(self.num_actions, dtype=np.int8)
+            mask = self._acting_mask.copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": vector.copy(), "action_mask": mask}
 
     def _update_infos(self) -> None:
         state = self._require_state()
         acting = self.agent_selection
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        num_actions = self.num_actions
+        mask = np.zeros(num_actions, dtype=np.int8)
         active = not (self.terminations[acting] or self.truncations[acting])
         self._legal = state.legal_actions() if active else []
+        self._legal_state = state
         mask[self._legal] = 1
         self._acting_mask = mask
-        self.infos = {
-            agent: {
-                "action_mask": mask.copy()
-                if active and agent == acting
-                else np.zeros(self.num_actions, dtype=np.int8)
-            }
-            for agent in self.agents
+        infos: dict[str, dict[str, Any]] = {
+            agent: {"action_mask": np.zeros(num_actions, dtype=np.int8)} for agent in self.agents
         }
+        if active:
+            infos[acting]["action_mask"] = mask.copy()
+        self.infos = infos
         if state.is_terminal():
             outcome = state.outcome()
             for agent in self.agents:

@@ -41,6 +41,8 @@ class PythonGame:
     action_names: Sequence[str]  # the readable name of each action index
     data_type: type  # the engine's loaded-data class; any other ``data`` is a path to load
     observation_range: tuple[float, float]  # every observation value lies in [low, high]
+    # observe(state, seat) of a true state == observe(state.view(seat), seat), bit for bit
+    observes_true_state: bool = False
 
     setup: Callable[..., Any]
     options_from_dict: Callable[[dict[str, Any]], Any]

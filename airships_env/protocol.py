@@ -179,7 +179,15 @@ class ActionRecord(Protocol):
 
 @runtime_checkable
 class GameState(Protocol):
-    """One game in progress, true or as one seat sees it."""
+    """One game in progress, true or as one seat sees it.
+
+    Optional member, looked up with ``getattr`` by the generic environments:
+    ``apply_legal_action(action) -> record``, ``apply_action`` without its legality check, for a
+    caller that took ``action`` from ``legal_actions()`` of this very state, unchanged since (the
+    environments check every action against the list they computed for the mask, so the engine
+    need not compute it a second time); the same record and the same new state as
+    ``apply_action``.
+    """
 
     num_players: int
 
@@ -259,10 +267,15 @@ class Game(Protocol):
     search scores a rollout cut after its ``rollout`` option's number of actions with it; a game
     without it cannot take that option), ``leak_pair(num_players, seed, seat) -> (state_a, state_b)`` (two states that differ
     only in what ``seat`` cannot see, for the conformance suite's leak test; default
-    ``state.determinize`` of one view with two generators). The generic search's ``prior`` and
-    ``playout`` options name one of the game's ``bots()``: it is handed a Decision whose view is
-    a determinized world (a state that holds nothing more of the truth than the searching
-    seat's view), so such a bot must read only what its seat may see, as every bot does.
+    ``state.determinize`` of one view with two generators), ``observes_true_state`` (bool: True
+    when ``observe(state, seat)`` of a true state equals ``observe(state.view(seat), seat)`` bit
+    for bit, because the encoder reads only the seat's own and public parts; the generic
+    environments then encode the true state and skip building the view; the conformance suite
+    compares both on thousands of random states; default False). The generic search's
+    ``prior`` and ``playout`` options name one of the game's ``bots()``: it is handed a Decision
+    whose view is a determinized world (a state that holds nothing more of the truth than the
+    searching seat's view), so such a bot must read only what its seat may see, as every bot
+    does.
     ``native_vec_env() -> "module:Class"`` names the game's batched native VecEnv (a
     :class:`airships_env.vector.BatchVecEnv`; ``vec_env: native`` trains on it).
     """

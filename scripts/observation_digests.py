@@ -1,12 +1,14 @@
-"""Digests of what the Australia and Nippon environments show along their golden games.
+"""Digests of what the Clockwork, Australia and Nippon environments show along their golden games.
 
 At every state of a golden game (before each record and at the end), for every seat: the
 observation of the seat's view (``GAME.observe(state.view(seat), seat)``, its float32 bytes), and
 the legal actions of the seat to act, all fed to one sha256 per game. The golden-game tests
 (``tests/australia/test_golden.py``, ``tests/nippon/test_golden.py``) require the recorded
 digests, so a faster encoder or legal-action search that changes a single value shows there.
+(Clockwork's, ``tests/clockwork/test_golden.py``, were recorded with the encoder before its
+rewrite for speed.)
 
-    python scripts/observation_digests.py            # rewrites both digest files
+    python scripts/observation_digests.py            # rewrites the digest files
     python scripts/observation_digests.py --check    # only says whether they still match
 
 Re-record only when an observation or the legal actions change on purpose (and say so).
@@ -34,10 +36,13 @@ from airships_env.games.australia.engine import (  # noqa: E402
     new_game,
     replay_action,
 )
+from airships_env.games.clockwork import GAME as CLOCKWORK  # noqa: E402
+from airships_env.games.clockwork.engine import new_game as new_clockwork_game  # noqa: E402
 from airships_env.games.nippon import GAME as NIPPON  # noqa: E402
 
 AUSTRALIA_GOLDEN = ROOT / "tests" / "australia" / "golden"
 NIPPON_GOLDEN = ROOT / "tests" / "golden" / "nippon"
+CLOCKWORK_GOLDEN = ROOT / "tests" / "clockwork" / "golden"
 FILE_NAME = "observations.json"
 
 
@@ -63,6 +68,20 @@ def australia_digest(stem: str) -> str:
     return digest.hexdigest()
 
 
+def clockwork_digest(stem: str) -> str:
+    """The digest of the Clockwork golden game ``stem`` (``2p_airship``, ...)."""
+    lines = (CLOCKWORK_GOLDEN / f"{stem}.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    options = CLOCKWORK.options_from_dict(header["options"])
+    state = new_clockwork_game(header["players"], header["seed"], options=options)
+    digest = hashlib.sha256()
+    for line in lines[1:]:
+        _feed(digest, CLOCKWORK, state)
+        CLOCKWORK.replay_action(state, CLOCKWORK.record_from_dict(json.loads(line)))
+    _feed(digest, CLOCKWORK, state)
+    return digest.hexdigest()
+
+
 def nippon_digest(stem: str) -> str:
     """The digest of the Nippon golden game ``stem`` (``2p_heuristic-greedy``, ...)."""
     digest = hashlib.sha256()
@@ -79,6 +98,10 @@ def nippon_digest(stem: str) -> str:
 def all_digests() -> dict[Path, dict[str, str]]:
     """Each digest file and the digests it should hold (stem -> sha256)."""
     return {
+        CLOCKWORK_GOLDEN / FILE_NAME: {
+            path.stem: clockwork_digest(path.stem)
+            for path in sorted(CLOCKWORK_GOLDEN.glob("*.jsonl"))
+        },
         AUSTRALIA_GOLDEN / FILE_NAME: {
             path.stem: australia_digest(path.stem)
             for path in sorted(AUSTRALIA_GOLDEN.glob("*.jsonl"))

@@ -1,4 +1,5 @@
-"""The golden games (scripts/clockwork_golden.py) replay to the same final state."""
+"""The golden games (scripts/clockwork_golden.py) replay to the same final state, and every
+seat sees the same observations along them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine import RulesOptions, replay
 from airships_env.games.clockwork.engine.data import SCRAP
+from tests.scripts import load_script
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GAMES = sorted(GOLDEN.glob("*.jsonl"))
@@ -42,3 +44,13 @@ def test_golden_game_replays(path: Path) -> None:
         assert any(r.turned is not None for r in records)
     assert ("endgame" in shown) == state.endgame
     assert state.winner >= 0
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[path.stem for path in GAMES])
+def test_the_observations_and_legal_actions_along_a_golden_game_are_unchanged(path: Path) -> None:
+    """Every seat's observation and the legal actions at every state hash to the recorded
+    digest (scripts/observation_digests.py, recorded with the encoder before its rewrite for
+    speed): a faster encoder must give the same vectors."""
+    script = load_script("observation_digests")
+    stored = json.loads((GOLDEN / script.FILE_NAME).read_text(encoding="utf-8"))
+    assert script.clockwork_digest(path.stem) == stored[path.stem]

@@ -1,6 +1,8 @@
 """The game protocol's properties, for every registered game and backend (conftest's cases):
 the game's facts, random games to the end at every table size, legal actions and illegal ones,
-the outcome, the exact dict round trip and replay, clone, view and determinize."""
+the outcome, the exact dict round trip and replay, clone, view and determinize, and the optional
+members the generic environments take a shortcut with (``observes_true_state``,
+``apply_legal_action``)."""
 
 from __future__ import annotations
 
@@ -211,3 +213,51 @@ def test_the_presenter_leaves_the_markup_contract_to_the_page(game_case: Case) -
     assert svg.lstrip().startswith("<svg")
     for attribute in ("data-game=", "data-action=", "data-testid="):
         assert attribute not in svg, f"{game.name}: the SVG carries {attribute}"
+
+
+#: States per table size on which a game that observes true states is held to its view's vector.
+TRUE_STATE_SAMPLES = 2_000
+
+
+def test_a_true_state_observes_as_its_view_where_the_game_says_so(
+    table: tuple[Case, int],
+) -> None:
+    """``observes_true_state``: the generic envs encode the true state instead of the view, so
+    both vectors must agree bit for bit, for every seat, on thousands of random states."""
+    case, num_players = table
+    game = case.game
+    if not getattr(game, "observes_true_state", False):
+        pytest.skip(f"{game.name} encodes views only")
+    compared = 0
+    seed = 0
+    while compared < TRUE_STATE_SAMPLES:
+        for state in random_states(case, num_players, seed):
+            for seat in range(num_players):
+                from_view = game.observe(state.view(seat), seat)
+                from_state = game.observe(state, seat)
+                assert from_state.dtype == from_view.dtype == np.float32
+                assert from_state.tobytes() == from_view.tobytes(), (
+                    f"{game.name} seed {seed} step {state.to_dict().get('step')} seat {seat}"
+                )
+            compared += 1
+        seed += 1
+
+
+def test_apply_legal_action_is_apply_action_without_the_check(case: Case) -> None:
+    """The optional ``apply_legal_action`` gives the same record and the same state."""
+    game = case.game
+    num_players = max(game.player_counts)
+    start = game.new_state(num_players, seed=7, backend=case.backend)
+    if not hasattr(start, "apply_legal_action"):
+        pytest.skip(f"{game.name} has no apply_legal_action")
+    rng = np.random.default_rng(7)
+    for state in sampled(case, num_players, seed=7, every=3):
+        if state.is_terminal():
+            continue
+        twin = state.clone()
+        action = state.legal_actions()[int(rng.integers(len(state.legal_actions())))]
+        assert twin.apply_legal_action(action) == state.apply_action(action)
+        assert twin.to_dict() == state.to_dict()
+    view = start.view(start.current_player)
+    with pytest.raises(ValueError):
+        view.apply_legal_action(start.legal_actions()[0])

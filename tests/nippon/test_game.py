@@ -48,6 +48,21 @@ def test_observation_puts_the_observing_seat_first() -> None:
         assert players[1][3] == np.float32(state.vp[(seat + 1) % 3] / 100)
 
 
+def test_values_outside_a_byte_are_encoded_as_the_layout_says() -> None:
+    """The encoder takes a quick path when every value lies in 0..255; a negative or larger
+    one goes the general way and still gives the value over its divisor."""
+    state, _ = random_game(2, 4)
+    layout = GAME.observation_layout(2)
+    start = sum(n for name, n in layout[:-1])
+    quick = GAME.observe(state, 0)
+    state.yen[0], state.vp[1] = 400, -7
+    general = GAME.observe(state, 0)
+    players = general[start:].reshape(2, PLAYER_SIZE)
+    assert players[0][0] == np.float32(400 / 30) and players[1][3] == np.float32(-7 / 100)
+    changed = np.flatnonzero(general != quick)
+    assert set(changed) <= {start, start + PLAYER_SIZE + 3}
+
+
 def test_presenter_text_names_the_draws_and_hides_the_order() -> None:
     state = GAME.new_state(2, seed=2)
     presenter = GAME.presenter()

@@ -54,6 +54,7 @@ class AustraliaGame(PythonGame):
     action_names = ACTION_NAMES
     data_type = AustraliaData
     observation_range = (0.0, 16.0)  # counts are scaled, see .observation
+    observes_true_state = True  # the encoder reads only own and public parts
 
     setup = staticmethod(new_game)
     options_from_dict = staticmethod(RulesOptions.from_dict)

@@ -40,7 +40,9 @@ it on the seat's view (a true state gives the same vector).
 
 from __future__ import annotations
 
-from itertools import chain
+from array import array
+from itertools import chain, compress
+from typing import Any
 
 import numpy as np
 
@@ -113,35 +115,67 @@ def _offsets() -> dict[str, int]:
 
 _AT = _offsets()
 _SIZE = observation_size(PLAYER_COUNTS[0])
+_NAMES = [name for name, _ in observation_layout(PLAYER_COUNTS[0])]
 #: tile value -> its column in ``region_tile`` (face up)
 _TILE_COLUMN = {value: 2 + k for k, value in enumerate(TILE_VALUES)}
-_REGION_ROWS = np.arange(NUM_REGIONS)
-_REGION_DIVISORS = np.array([9.0, 9.0, 5.0, 5.0])  # rangers, own, empty, open
-_REGION_PIECES = ("region_rangers", "region_own", "region_empty", "region_open")
-assert [_AT[name] for name in _REGION_PIECES] == [
-    _AT["region_rangers"] + k * NUM_REGIONS for k in range(4)
-], "the four region sums must be consecutive pieces"
+_TILE_COLUMNS = 2 + len(TILE_VALUES)
+_PHASE, _MY_TURN, _ACTIONS_LEFT = _AT["phase"], _AT["my_turn"], _AT["actions_left"]
+_ROUND, _LAST_ROUND, _FULL_GAME = _AT["round"], _AT["last_round"], _AT["full_game"]
+_LOCATION_RANGERS, _REGION_TILE = _AT["location_rangers"], _AT["region_tile"]
+_REGION_CONSERVATION, _PLANES = _AT["region_conservation"], _AT["planes"]
+_REGION_RANGERS, _REGION_OWN = _AT["region_rangers"], _AT["region_own"]
+_REGION_EMPTY, _REGION_OPEN = _AT["region_empty"], _AT["region_open"]
+_WINDMILL, _HAND, _PENDING = _AT["windmill"], _AT["hand"], _AT["pending"]
+_MOVE_FROM, _TRACKS = _AT["move_from"], _AT["tracks"]
+_LOCATION_RANGERS_SPAN = slice(_LOCATION_RANGERS, _LOCATION_RANGERS + MAX_LOCATIONS * MAX_SEATS)
+_REGION_SUMS_SPAN = slice(_REGION_RANGERS, _REGION_RANGERS + 4 * NUM_REGIONS)
+_TILES_SPAN = slice(_REGION_CONSERVATION, _REGION_TILE + NUM_REGIONS * _TILE_COLUMNS)
+_MEMO_SIZE = 256
+_SEAT_PADDING = [0.0] * MAX_SEATS
+_BACK_PADDING = [0.0] * (MAX_SEATS * NUM_BACKS)
+# the encoder writes these runs of pieces as one block each
+assert _NAMES[_NAMES.index("region_rangers") :][:4] == [
+    "region_rangers", "region_own", "region_empty", "region_open"
+]  # fmt: skip
+assert _NAMES[_NAMES.index("region_conservation") :][:2] == ["region_conservation", "region_tile"]
+assert _NAMES[_NAMES.index("hand") : _NAMES.index("played") + 1] == [
+    "hand", "backs", "vp", "dollars", "supply", "seated", "stacks", "played"
+]  # fmt: skip
 
 
 class _MapTables:
     """What the encoder needs of a map, built once per data file: the vector with the map's
-    fixed pieces written in (location kinds, region colours and water) and the region x
-    location incidence matrix (regions' ranger counts are one product with it)."""
+    fixed pieces written in (location kinds, region colours and water, and the region sums of
+    an empty map), each location's regions and each region's tile one-hot indices."""
 
     def __init__(self, data: AustraliaData) -> None:
-        self.template = np.zeros(_SIZE, dtype=np.float32)
-        kind = self.template[_AT["location_kind"] :][: MAX_LOCATIONS * 2].reshape(MAX_LOCATIONS, 2)
+        template = np.zeros(_SIZE, dtype=np.float32)
+        kind = template[_AT["location_kind"] :][: MAX_LOCATIONS * 2].reshape(MAX_LOCATIONS, 2)
         for loc, location in enumerate(data.locations):
             kind[loc, location.kind] = 1.0
-        colour = self.template[_AT["region_colour"] :][: NUM_REGIONS * NUM_COLOURS]
+        colour = template[_AT["region_colour"] :][: NUM_REGIONS * NUM_COLOURS]
         colour = colour.reshape(NUM_REGIONS, NUM_COLOURS)
         for r, region in enumerate(data.regions):
             colour[r, region.colour] = 1.0
-            self.template[_AT["region_water"] + r] = float(region.water)
-        self.incidence = np.zeros((len(data.regions), len(data.locations)), dtype=np.float64)
+            template[_AT["region_water"] + r] = float(region.water)
+        #: location -> [(region, how many times the region lists it)]
+        self.location_regions: list[list[tuple[int, int]]] = [[] for _ in data.locations]
+        #: region -> its number of location entries (a region's empty and open count when
+        #: nothing stands on its locations)
+        self.region_size = [len(locs) for locs in data.region_locations]
         for r, locs in enumerate(data.region_locations):
-            for loc in locs:
-                self.incidence[r, loc] += 1.0
+            for loc in sorted(set(locs)):
+                self.location_regions[loc].append((r, locs.count(loc)))
+            template[_REGION_EMPTY + r] = self.region_size[r] / 5.0
+            template[_REGION_OPEN + r] = self.region_size[r] / 5.0
+        #: the vector of an empty map, a C float array (``array("f")``) that each call copies
+        self.template = array("f", template.tobytes())
+        #: (seat, rangers...) -> the location_rangers and region sums segments
+        self.rangers_memo: dict[tuple[int, ...], tuple[array[float], array[float]]] = {}
+        #: (tile values..., face up..., conservation...) -> the conservation and tile segment
+        self.tiles_memo: dict[tuple[int, ...], array[float]] = {}
+        #: region -> where its tile one-hot begins
+        self.tile_rows = [_REGION_TILE + r * _TILE_COLUMNS for r in range(len(data.regions))]
 
 
 _TABLES: dict[str, _MapTables] = {}  # by data digest; a few maps at most, never pickled
@@ -158,85 +192,126 @@ def _tables(data: AustraliaData) -> _MapTables:
 
 def encode_observation(state: State, seat: int) -> np.ndarray:
     """``seat``'s observation of a view (or a true state): a fresh float32 vector."""
+    # Written value by value into a copy of the map's template, a C float array, then seen as
+    # numpy float32: every value is computed in float64 (region sums as exact integers) and
+    # stored as float32, as numpy would store it. Only the occupied locations and the regions
+    # they touch are visited; every other entry is the template's.
     n = state.num_players
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat!r} outside 0..{n - 1}")
     data = state.data
     tables = _tables(data)
-    out = tables.template.copy()
+    out = tables.template[:]
     rel = [(seat + k) % n for k in range(n)]  # relative seat k -> absolute seat
-    out[_AT["phase"] + state.phase] = 1.0
-    out[_AT["my_turn"]] = float(state.current == seat)
+    out[_PHASE + state.phase] = 1.0
+    if state.current == seat:
+        out[_MY_TURN] = 1.0
     if state.phase == ACTION or state.actions_left:
-        out[_AT["actions_left"] + min(state.actions_left, 2)] = 1.0
-    out[_AT["round"]] = state.round / state.options.max_rounds
-    out[_AT["last_round"]] = float(state.end_triggered)
-    out[_AT["full_game"]] = float(state.options.full_game)
-    # locations and regions: one array of the rangers, sums by the incidence matrix
-    num_locations, num_regions = len(data.locations), len(data.regions)
-    rangers = np.fromiter(
-        chain.from_iterable(state.rangers), dtype=np.float64, count=num_locations * n
-    ).reshape(num_locations, n)
-    location_rangers = out[_AT["location_rangers"] :][: MAX_LOCATIONS * MAX_SEATS]
-    location_rangers = location_rangers.reshape(MAX_LOCATIONS, MAX_SEATS)
-    location_rangers[:num_locations, :n] = (rangers[:, rel] if seat else rangers) / 4.0
-    # region_rangers, region_own, region_empty, region_open (consecutive pieces): per location
-    # its rangers, the seat's, whether it is empty, whether the seat could place there; summed
-    # over each region's locations by one product
-    per_location = np.empty((num_locations, 4), dtype=np.float64)
-    total = rangers.sum(axis=1)
-    own = rangers[:, seat]
-    per_location[:, 0] = total
-    per_location[:, 1] = own
-    per_location[:, 2] = total == 0
-    per_location[:, 3] = total == own
-    at = _AT["region_rangers"]
-    region_stats = out[at : at + 4 * NUM_REGIONS].reshape(4, NUM_REGIONS)
-    region_stats[:, :num_regions] = (tables.incidence @ per_location / _REGION_DIVISORS).T
-    at = _AT["region_conservation"]
-    out[at : at + num_regions] = state.conservation
-    column = [  # gone, face down, else the face-up value's column
-        1 if not value else _TILE_COLUMN[value] if up else 0
-        for value, up in zip(state.tile_value, state.tile_up, strict=True)
-    ]
-    tile = out[_AT["region_tile"] :][: NUM_REGIONS * (2 + len(TILE_VALUES))]
-    tile.reshape(NUM_REGIONS, 2 + len(TILE_VALUES))[_REGION_ROWS[:num_regions], column] = 1.0
-    # seats
-    planes, tracks, backs = _AT["planes"], _AT["tracks"], _AT["backs"]
+        out[_ACTIONS_LEFT + min(state.actions_left, 2)] = 1.0
+    out[_ROUND] = state.round / state.options.max_rounds
+    if state.end_triggered:
+        out[_LAST_ROUND] = 1.0
+    if state.options.full_game:
+        out[_FULL_GAME] = 1.0
+    # the map's pieces, from the tables' memo when the same rangers (and seat), tiles and
+    # conservation tiles were encoded before: they change a few times a game
+    rangers_key = (seat, *chain.from_iterable(state.rangers))
+    segments = tables.rangers_memo.get(rangers_key)
+    if segments is None:
+        _write_rangers(out, state, seat, rel, tables)
+        segments = (out[_LOCATION_RANGERS_SPAN], out[_REGION_SUMS_SPAN])
+        _remember(tables.rangers_memo, rangers_key, segments)
+    else:
+        out[_LOCATION_RANGERS_SPAN], out[_REGION_SUMS_SPAN] = segments
+    tiles_key = (*state.tile_value, *state.tile_up, *state.conservation)
+    tiles = tables.tiles_memo.get(tiles_key)
+    if tiles is None:
+        for r in compress(range(len(state.conservation)), state.conservation):
+            out[_REGION_CONSERVATION + r] = 1.0
+        for row, value, up in zip(tables.tile_rows, state.tile_value, state.tile_up, strict=True):
+            out[row + (1 if not value else _TILE_COLUMN[value] if up else 0)] = 1.0  # gone, down
+        _remember(tables.tiles_memo, tiles_key, out[_TILES_SPAN])
+    else:
+        out[_TILES_SPAN] = tiles
+    # seats: planes, the ranger track; hand .. played as one block
+    hands = state.hands
+    block: list[float] = list(hands[seat])
+    for other in rel[1:]:
+        held = hands[other]
+        block += [
+            float(sum(held[back * NUM_COLOURS : (back + 1) * NUM_COLOURS]))
+            for back in range(NUM_BACKS)
+        ]
+    block += _BACK_PADDING[: (MAX_SEATS - n) * NUM_BACKS]
+    padding = _SEAT_PADDING[: MAX_SEATS - n]
+    block += [state.vp[other] / 100.0 for other in rel] + padding
+    block += [state.dollars[other] / 20.0 for other in rel] + padding
+    block += [state.supply[other] / 20.0 for other in rel] + padding
+    block += [1.0] * n + padding
+    block += [len(state.stacks[back]) / 9.0 for back in range(NUM_BACKS)]
+    block += [played / 4.0 for played in state.played]
+    out[_HAND : _HAND + len(block)] = array("f", block)
+    ranger_track, areas = state.ranger_track, data.ranger_areas
     for k, other in enumerate(rel):
         if state.plane[other] >= 0:
-            out[planes + k * NUM_REGIONS + state.plane[other]] = 1.0
-        out[_AT["vp"] + k] = state.vp[other] / 100.0
-        out[_AT["dollars"] + k] = state.dollars[other] / 20.0
-        out[_AT["supply"] + k] = state.supply[other] / 20.0
-        out[_AT["seated"] + k] = 1.0
-        if k > 0:
-            hand = state.hands[other]
-            for back in range(NUM_BACKS):
-                held = sum(hand[back * NUM_COLOURS : (back + 1) * NUM_COLOURS])
-                out[backs + (k - 1) * NUM_BACKS + back] = float(held)
-        on_track = state.ranger_track.count(other)
-        out[tracks + 2 + k] = on_track / 4.0
-        top = state.ranger_track.index(other) if on_track else data.ranger_areas
-        out[tracks + 2 + MAX_SEATS + k] = top / data.ranger_areas
+            out[_PLANES + k * NUM_REGIONS + state.plane[other]] = 1.0
+        on_track = ranger_track.count(other)
+        out[_TRACKS + 2 + k] = on_track / 4.0
+        out[_TRACKS + 2 + MAX_SEATS + k] = (
+            ranger_track.index(other) if on_track else areas
+        ) / areas
     if state.windmill_region >= 0:
-        out[_AT["windmill"] + state.windmill_region] = 1.0
-    out[_AT["windmill"] + NUM_REGIONS] = state.windmill_value / 12.0
-    at = _AT["hand"]
-    out[at : at + NUM_CARD_TYPES] = state.hands[seat]
-    at = _AT["stacks"]
-    out[at : at + NUM_BACKS] = [len(state.stacks[back]) / 9.0 for back in range(NUM_BACKS)]
-    at = _AT["played"]
-    out[at : at + NUM_CARD_TYPES] = np.asarray(state.played, dtype=np.float32) / 4.0
-    pending = _AT["pending"]
+        out[_WINDMILL + state.windmill_region] = 1.0
+    out[_WINDMILL + NUM_REGIONS] = state.windmill_value / 12.0
     if state.pending_card >= 0:
-        out[pending + state.pending_card] = 1.0
-    out[pending + NUM_CARD_TYPES] = state.rangers_left / 4.0
-    out[pending + NUM_CARD_TYPES + 1] = float(state.pending_paid)
-    out[pending + NUM_CARD_TYPES + 2] = float(state.track_used)
-    out[pending + NUM_CARD_TYPES + 3] = state.taken / 4.0
+        out[_PENDING + state.pending_card] = 1.0
+    out[_PENDING + NUM_CARD_TYPES] = state.rangers_left / 4.0
+    out[_PENDING + NUM_CARD_TYPES + 1] = float(state.pending_paid)
+    out[_PENDING + NUM_CARD_TYPES + 2] = float(state.track_used)
+    out[_PENDING + NUM_CARD_TYPES + 3] = state.taken / 4.0
     if state.move_from >= 0:
-        out[_AT["move_from"] + state.move_from] = 1.0
-    out[tracks] = len(state.windmill_track) / data.tile_areas
-    out[tracks + 1] = (data.ranger_areas - len(state.ranger_track)) / data.ranger_areas
-    return out
+        out[_MOVE_FROM + state.move_from] = 1.0
+    out[_TRACKS] = len(state.windmill_track) / data.tile_areas
+    out[_TRACKS + 1] = (data.ranger_areas - len(state.ranger_track)) / data.ranger_areas
+    return np.frombuffer(out, dtype=np.float32)
+
+
+def _write_rangers(
+    out: array[float], state: State, seat: int, rel: list[int], tables: _MapTables
+) -> None:
+    """Write ``location_rangers`` (rangers per relative seat / 4) and the four region sums,
+    visiting only the occupied locations and the regions they touch (the template holds the
+    sums of an empty region)."""
+    rangers = state.rangers
+    region_sums: dict[int, list[int]] = {}  # region -> [rangers, own, empty, open]
+    region_size = tables.region_size
+    for loc in compress(range(len(rangers)), map(any, rangers)):
+        counts = rangers[loc]
+        row = _LOCATION_RANGERS + loc * MAX_SEATS
+        for k, other in enumerate(rel):
+            if counts[other]:
+                out[row + k] = counts[other] / 4.0
+        total = sum(counts)
+        own = counts[seat]
+        for r, times in tables.location_regions[loc]:
+            sums = region_sums.get(r)
+            if sums is None:
+                sums = region_sums[r] = [0, 0, region_size[r], region_size[r]]
+            sums[0] += times * total
+            sums[1] += times * own
+            sums[2] -= times  # occupied: not empty
+            if total != own:
+                sums[3] -= times  # another seat's rangers: not open
+    for r, (on_region, own, empty, open_) in region_sums.items():
+        out[_REGION_RANGERS + r] = on_region / 9.0
+        out[_REGION_OWN + r] = own / 9.0
+        out[_REGION_EMPTY + r] = empty / 5.0
+        out[_REGION_OPEN + r] = open_ / 5.0
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep ``value`` under ``key`` in a memo of at most _MEMO_SIZE entries (emptied when
+    full: a game revisits few keys, and a few games share the memo)."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value

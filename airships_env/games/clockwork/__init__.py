@@ -48,6 +48,7 @@ class ClockworkGame(PythonGame):
     action_names = ACTION_NAMES
     data_type = ClockworkData
     observation_range = (0.0, 16.0)  # counts are scaled, see .observation
+    observes_true_state = True  # the encoder reads only own and public parts
 
     setup = staticmethod(new_game)
     options_from_dict = staticmethod(RulesOptions.from_dict)

@@ -34,9 +34,8 @@ import numpy as np
 
 from airships_env.games.clockwork.engine.actions import MAX_MOVE, NUM_PLACES
 from airships_env.games.clockwork.engine.chance import is_lucky
-from airships_env.games.clockwork.engine.data import NUM_SCRAPYARDS, NUM_TYPES
+from airships_env.games.clockwork.engine.data import NUM_SCRAPYARDS, NUM_TYPES, ClockworkData
 from airships_env.games.clockwork.engine.state import PHASE_NAMES, State
-from airships_env.games.clockwork.engine.view import _hidden_pool
 
 MAX_SEATS = 4
 
@@ -74,84 +73,173 @@ def observation_size(num_players: int) -> int:
     return sum(size for _, size in observation_layout(num_players))
 
 
+def _offsets() -> dict[str, int]:
+    """Where each piece starts in the vector (the layout is the same for 2-4 players)."""
+    out: dict[str, int] = {}
+    at = 0
+    for name, size in observation_layout(2):
+        out[name] = at
+        at += size
+    return out
+
+
+_AT = _offsets()
+_SIZE = observation_size(2)
+_PHASE, _MY_TURN, _DICE, _LUCKY = _AT["phase"], _AT["my_turn"], _AT["dice"], _AT["lucky"]
+_ENDGAME, _TURN, _HAND = _AT["endgame"], _AT["turn"], _AT["hand"]
+_WHITE, _TOWERS, _AHEAD, _PILES = _AT["pawn_white"], _AT["pawn_towers"], _AT["ahead"], _AT["piles"]
+_PLACES, _CHALLENGE, _SEEK = _AT["places"], _AT["challenge"], _AT["seek"]
+_PLACE_COLUMNS = NUM_TYPES + 1
+_UNKNOWN_COLUMN = NUM_TYPES  # "occupied, unknown": a face-down card under no recall
+_PADDING = [0.0] * (MAX_SEATS * NUM_TYPES)
+_NAMES = [name for name, _ in observation_layout(2)]
+# the encoder writes these runs of pieces as one block each
+assert _NAMES[_NAMES.index("hand") : _NAMES.index("known") + 1] == [
+    "hand", "in_play", "unseen", "hand_sizes", "laid", "known"
+]  # fmt: skip
+assert _NAMES[_NAMES.index("piles") :][:2] == ["piles", "removed_scrap"]
+
+
+class _TrackTables:
+    """What the encoder needs of a track, built once per data file (a few at most)."""
+
+    def __init__(self, data: ClockworkData) -> None:
+        track = data.track
+        length = track.length
+        #: field -> its column in a seat's ``pawn_white`` row (Towers, Scrapyard 1..6, else)
+        self.white_column = [
+            0
+            if field == track.towers
+            else 1 + track.scrapyard_at(field)
+            if track.scrapyard_at(field) >= 0
+            else NUM_SCRAPYARDS + 1
+            for field in range(length)
+        ]
+        #: field -> fields to the Towers clockwise and counter-clockwise / length (as float64)
+        self.to_towers = [
+            (((track.towers - f) % length) / length, ((f - track.towers) % length) / length)
+            for f in range(length)
+        ]
+        white_fields = {track.towers, *track.scrapyards}
+        #: own field -> field -> the ``ahead`` rows (index of the row's first value) it is in
+        self.rows: list[list[list[int]]] = [[[] for _ in range(length)] for _ in range(length)]
+        #: own field -> the ``ahead`` indices of the "white field" flag that are set
+        self.white_ahead: list[list[int]] = [[] for _ in range(length)]
+        for position in range(length):
+            for d, direction in enumerate((1, -1)):
+                for steps in range(1, MAX_MOVE + 1):
+                    field = (position + direction * steps) % length
+                    row = _AHEAD + 3 * (d * MAX_MOVE + steps - 1)
+                    self.rows[position][field].append(row)
+                    if field in white_fields:
+                        self.white_ahead[position].append(row)
+        self.towers = track.towers
+        self.length = length
+        #: player count -> the ``in_play`` piece's values
+        self.in_play = {n: [c / 8.0 for c in counts] for n, counts in data.counts.items()}
+
+
+_TABLES: dict[str, _TrackTables] = {}  # by data digest; a few tracks at most, never pickled
+
+
+def _tables(data: ClockworkData) -> _TrackTables:
+    tables = _TABLES.get(data.digest)
+    if tables is None:
+        if len(_TABLES) >= 8:
+            _TABLES.clear()
+        tables = _TABLES[data.digest] = _TrackTables(data)
+    return tables
+
+
 def encode_observation(state: State, seat: int) -> np.ndarray:
     """``seat``'s observation of a view (or a true state): a fresh float32 vector."""
+    # Every value is computed as the reference layout above says, in float64 and then stored
+    # as float32 (divisions by 8 and 4 are exact): the vector is the same bit for bit.
     n = state.num_players
-    track = state.data.track
+    tables = _tables(state.data)
     seats = [(seat + k) % n for k in range(n)]
-    parts: list[np.ndarray] = []
-
-    def piece(size: int) -> np.ndarray:
-        array = np.zeros(size, dtype=np.float32)
-        parts.append(array)
-        return array
-
-    piece(len(PHASE_NAMES))[state.phase] = 1.0
-    piece(1)[0] = float(state.current == seat)
-    dice = piece(12)
-    if state.dice[0]:
-        dice[state.dice[0] - 1] = 1.0
-        dice[6 + state.dice[1] - 1] = 1.0
-    piece(1)[0] = float(state.dice[0] > 0 and is_lucky(state.dice))
-    piece(1)[0] = float(state.endgame)
-    piece(1)[0] = state.turn / (state.options.max_turns * n)
-    piece(NUM_TYPES)[:] = np.asarray(state.hands[seat], dtype=np.float32) / 8.0
-    piece(NUM_TYPES)[:] = np.asarray(state.data.counts[n], dtype=np.float32) / 8.0
-    piece(NUM_TYPES)[:] = np.asarray(_hidden_pool(state, seat), dtype=np.float32) / 8.0
-    sizes = piece(MAX_SEATS)
-    laid = piece(2 * MAX_SEATS)
+    hands = state.hands
+    known = state.known[seat]
+    out = np.zeros(_SIZE, dtype=np.float32)
+    ones = [_PHASE + state.phase]  # the indices whose value is 1
+    if state.current == seat:
+        ones.append(_MY_TURN)
+    dice = state.dice
+    if dice[0]:
+        ones += (_DICE + dice[0] - 1, _DICE + 6 + dice[1] - 1)
+        if is_lucky(dice):
+            ones.append(_LUCKY)
+    if state.endgame:
+        ones.append(_ENDGAME)
+    out[_TURN] = state.turn / (state.options.max_turns * n)
+    # hand, in_play, unseen, hand_sizes, laid, known: one block of consecutive pieces
+    unseen = [0] * NUM_TYPES
+    for other in seats[1:]:
+        unseen = [u + h - k for u, h, k in zip(unseen, hands[other], known[other], strict=True)]
+    for pile in state.piles:
+        for card in pile:
+            unseen[card] += 1
+    if state.options.discard_recall == "none":
+        for card in state.places:
+            if card >= 0:
+                unseen[card] += 1
+    block = [h / 8.0 for h in hands[seat]]
+    block += tables.in_play[n]
+    block += [u / 8.0 for u in unseen]
+    block += [sum(hands[other]) / 8.0 for other in seats]
+    block += _PADDING[: MAX_SEATS - n]
+    for other in seats:
+        block += (float(state.laid_fm[other] >= 0), float(state.laid_cb[other] >= 0))
+    block += _PADDING[: 2 * (MAX_SEATS - n)]
+    for other in seats[1:]:
+        block += [k / 4.0 for k in known[other]]
+    block += _PADDING[: (MAX_SEATS - n) * NUM_TYPES]
+    out[_HAND : _HAND + len(block)] = block
+    # pawns: the Towers, a Scrapyard or elsewhere, and the distances to the Towers
+    pawns = state.pawns
+    white_column, to_towers = tables.white_column, tables.to_towers
+    towers: list[float] = []
     for k, other in enumerate(seats):
-        sizes[k] = state.hand_size(other) / 8.0
-        laid[2 * k] = float(state.laid_fm[other] >= 0)
-        laid[2 * k + 1] = float(state.laid_cb[other] >= 0)
-    known = piece((MAX_SEATS - 1) * NUM_TYPES)
-    for k, other in enumerate(seats[1:]):
-        known[k * NUM_TYPES : (k + 1) * NUM_TYPES] = np.asarray(state.known[seat][other]) / 4.0
-    white = piece(MAX_SEATS * (NUM_SCRAPYARDS + 2))
-    towers = piece(2 * MAX_SEATS)
-    for k, other in enumerate(seats):
-        field = state.pawns[other]
-        base = k * (NUM_SCRAPYARDS + 2)
-        if field == track.towers:
-            white[base] = 1.0
-        elif track.scrapyard_at(field) >= 0:
-            white[base + 1 + track.scrapyard_at(field)] = 1.0
-        else:
-            white[base + NUM_SCRAPYARDS + 1] = 1.0
-        towers[2 * k] = ((track.towers - field) % track.length) / track.length
-        towers[2 * k + 1] = ((field - track.towers) % track.length) / track.length
-    ahead = piece(2 * MAX_MOVE * 3).reshape(2 * MAX_MOVE, 3)
-    position = state.pawns[seat]
-    pawns_on = [0] * track.length
-    for field in state.pawns:
+        field = pawns[other]
+        ones.append(_WHITE + k * (NUM_SCRAPYARDS + 2) + white_column[field])
+        towers += to_towers[field]
+    out[_TOWERS : _TOWERS + len(towers)] = towers
+    # ahead: per distance each way, a white field (+0), a full field (+1), an opponent (+2)
+    position = pawns[seat]
+    rows = tables.rows[position]
+    ones += tables.white_ahead[position]
+    pawns_on = [0] * tables.length
+    for field in pawns:
         pawns_on[field] += 1
-    opponents_on = set(state.pawns[o] for o in seats[1:])
-    white_fields = {track.towers, *track.scrapyards}
-    for d, direction in enumerate((1, -1)):
-        for steps in range(1, MAX_MOVE + 1):
-            field = (position + direction * steps) % track.length
-            row = ahead[d * MAX_MOVE + steps - 1]
-            row[0] = field in white_fields
-            row[1] = field != track.towers and pawns_on[field] >= 2
-            row[2] = field in opponents_on
-    piles = piece(NUM_SCRAPYARDS)
-    for k, pile in enumerate(state.piles):
-        piles[k] = len(pile) / 10.0
-    piece(1)[0] = state.removed_scrap / 6.0
-    places = piece(NUM_PLACES * (NUM_TYPES + 1))
-    cards = np.asarray(state.places)
-    occupied = np.flatnonzero(cards >= 0)
-    columns = cards[occupied] if state.options.discard_recall == "perfect" else NUM_TYPES
-    places[occupied * (NUM_TYPES + 1) + columns] = 1.0
-    challenge = piece(3 + NUM_TYPES)
+    for field in set(pawns):
+        if field != tables.towers and pawns_on[field] >= 2:
+            ones += [row + 1 for row in rows[field]]
+    for field in {pawns[other] for other in seats[1:]}:
+        ones += [row + 2 for row in rows[field]]
+    piles = [len(pile) / 10.0 for pile in state.piles]
+    piles.append(state.removed_scrap / 6.0)
+    out[_PILES : _PILES + len(piles)] = piles
+    if state.options.discard_recall == "perfect":
+        ones += [
+            _PLACES + p * _PLACE_COLUMNS + card for p, card in enumerate(state.places) if card >= 0
+        ]
+    else:
+        ones += [
+            _PLACES + p * _PLACE_COLUMNS + _UNKNOWN_COLUMN
+            for p, card in enumerate(state.places)
+            if card >= 0
+        ]
     challenger, opponent, named, stage = state.challenge
     if challenger >= 0:
-        challenge[0] = float(challenger == seat)
-        challenge[1] = float(opponent == seat)
-        challenge[2] = float(stage == 1)
+        if challenger == seat:
+            ones.append(_CHALLENGE)
+        if opponent == seat:
+            ones.append(_CHALLENGE + 1)
+        if stage == 1:
+            ones.append(_CHALLENGE + 2)
         if named >= 0 and seat in (challenger, opponent):
-            challenge[3 + named] = 1.0
-    seek = piece(NUM_TYPES)
+            ones.append(_CHALLENGE + 3 + named)
     if state.seek_type >= 0:
-        seek[state.seek_type] = 1.0
-    return np.concatenate(parts)
+        ones.append(_SEEK + state.seek_type)
+    out[ones] = 1.0
+    return out

@@ -49,6 +49,7 @@ class NipponGame(PythonGame):
     score_scale = 50.0
     action_names = ACTION_NAMES
     data_type = NipponData
+    observes_true_state = True  # the view differs only by its generator and flag
 
     setup = staticmethod(new_game)
     options_from_dict = staticmethod(_options_from_dict)

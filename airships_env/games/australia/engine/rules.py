@@ -211,7 +211,14 @@ def apply_action(state: State, action: int) -> ActionRecord:
         raise IllegalActionError(
             action, PHASE_NAMES[state.phase], legal, [A.ACTION_NAMES[a] for a in legal], why
         )
-    action = index
+    return apply_legal_action(state, index)
+
+
+def apply_legal_action(state: State, action: int) -> ActionRecord:
+    """``apply_action`` without the legality check, for a caller that took ``action`` (an int)
+    from ``legal_actions`` of this state unchanged since (the generic environments)."""
+    if state.view_seat >= 0:
+        raise ViewError(f"a view (of seat {state.view_seat}) cannot advance; determinize it")
     seat = state.current
     turn = state.turn
     effects = _Effects()

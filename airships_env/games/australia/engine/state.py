@@ -133,6 +133,11 @@ class State:
         """Apply a legal action and return its frozen record."""
         return _rules.apply_action(self, action)
 
+    def apply_legal_action(self, action: int) -> Any:
+        """``apply_action`` without its check: ``action`` comes from ``legal_actions()`` of this
+        state, unchanged since (the generic environments check it against that list)."""
+        return _rules.apply_legal_action(self, action)
+
     def is_terminal(self) -> bool:
         """True once the game is over (E1 or E4)."""
         return self.phase == OVER

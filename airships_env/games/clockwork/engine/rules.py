@@ -270,7 +270,16 @@ def apply_action(state: State, action: int, *, dice: tuple[int, int] | None = No
         raise IllegalActionError(
             action, state.phase_name, legal, [A.ACTION_NAMES[a] for a in legal], why
         )
-    action = int(action)
+    return apply_legal_action(state, int(action), dice=dice)
+
+
+def apply_legal_action(
+    state: State, action: int, *, dice: tuple[int, int] | None = None
+) -> ActionRecord:
+    """``apply_action`` without the legality check, for a caller that took ``action`` (an int)
+    from ``legal_actions`` of this state unchanged since (the generic environments)."""
+    if state.view_seat >= 0:
+        raise ViewError(f"a view of seat {state.view_seat} cannot advance; determinize it first")
     seat = state.actor
     turn = state.turn
     effects = _Effects()

@@ -24,6 +24,7 @@ from airships_env.games.nippon.engine.data import (
     NUM_REGIONS,
     SPACES_PER_CITY,
     WORKER_SPACES,
+    NipponData,
 )
 from airships_env.games.nippon.engine.errors import IllegalActionError, LogError, ViewError
 from airships_env.games.nippon.engine.model import Phase
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # the state's methods call these rules; the rules take a stat
 
 __all__ = [
     "apply_action",
+    "apply_legal_action",
     "final_breakdown",
     "legal_actions",
     "outcome",
@@ -212,12 +214,27 @@ def _can_kind(s: State, p: int, kind: int) -> bool:
         return s.yen[p] >= d.step_costs[0] and s.knowledge[p] < d.knowledge_max
     if kind == A.K_MINE:
         return s.yen[p] >= d.step_costs[0] and s.coal_pos[p] < len(d.coal_track) - 1
-    if kind in (A.K_TRAINS, A.K_SHIPS):
-        return any(_can_piece(s, p, kind, r) for r in range(NUM_REGIONS))
+    if kind in (A.K_TRAINS, A.K_SHIPS):  # _can_piece, the seat's checks made once
+        placed, total = (
+            (s.trains_placed[p], d.trains) if kind == A.K_TRAINS else (s.ships_placed[p], d.ships)
+        )
+        if placed >= total or s.yen[p] < d.piece_cost:
+            return False
+        return any(_region_free(s, r) > 0 for r in range(NUM_REGIONS))
     if kind == A.K_EXPORT:
         if not any(s.cubes[p]):  # every demand needs a cube
             return False
-        return any(_can_contract(s, p, k) for k in range(NUM_CONTRACTS))
+        # _can_contract for each contract, the seat's holdings sorted once (_assignable)
+        have = sorted(s.cubes[p][g] for g in range(NUM_GOODS))[::-1]
+        done = s.contracts_done[p]
+        for k, need in enumerate(_demands_sorted(d)):
+            if (
+                not done[k]
+                and len(have) >= len(need)
+                and all(h >= c for h, c in zip(have, need, strict=False))
+            ):
+                return True
+        return False
     if kind == A.K_MARKET:
         if not any(s.cubes[p]):  # a space needs a cube of its good
             return False
@@ -265,6 +282,34 @@ def _reward_classes(s: State, level: int) -> list[int]:
     return sorted(out)
 
 
+_SPACE_OF: dict[str, tuple[int, ...]] = {}  # by data digest: a few at most, never pickled
+
+
+def _space_of(d: NipponData) -> tuple[int, ...]:
+    """Each action kind's action space (``d.action_space_of`` as a table, built once)."""
+    table = _SPACE_OF.get(d.digest)
+    if table is None:
+        if len(_SPACE_OF) >= 8:
+            _SPACE_OF.clear()
+        table = _SPACE_OF[d.digest] = tuple(map(d.action_space_of, range(len(ACTION_KINDS))))
+    return table
+
+
+_DEMANDS_SORTED: dict[str, tuple[list[int], ...]] = {}  # by data digest, like _SPACE_OF
+
+
+def _demands_sorted(d: NipponData) -> tuple[list[int], ...]:
+    """Each contract's demands, largest first (what _assignable sorts), built once."""
+    table = _DEMANDS_SORTED.get(d.digest)
+    if table is None:
+        if len(_DEMANDS_SORTED) >= 8:
+            _DEMANDS_SORTED.clear()
+        table = _DEMANDS_SORTED[d.digest] = tuple(
+            sorted(d.contracts[k].demands, reverse=True) for k in range(NUM_CONTRACTS)
+        )
+    return table
+
+
 # ------------------------------------------------------------------------- legal actions
 def legal_actions(s: State) -> list[int]:
     """The legal action indices of the seat to act, sorted."""
@@ -276,8 +321,9 @@ def legal_actions(s: State) -> list[int]:
     bonus = _bonus_legal(s, p) if ph not in (Phase.REWARD, Phase.ACHIEVEMENT) else []
     if ph == Phase.TURN:
         if len(s.workers[p]) < WORKER_SPACES:  # T1
+            space_of = _space_of(s.data)
             for kind in range(len(ACTION_KINDS)):
-                space = s.spaces[s.data.action_space_of(kind)]
+                space = s.spaces[space_of[kind]]
                 if sum(space) and _can_kind(s, p, kind):
                     out.extend(A.take(kind, c) for c in range(NUM_COLOURS) if space[c])
         if s.workers[p] or not out:
@@ -389,6 +435,21 @@ def apply_action(s: State, action: Any, _forced: Iterator[int] | None = None) ->
         raise IllegalActionError(
             action, Phase.NAMES[s.phase], legal, [action_name(a) for a in legal], why
         )
+    return _apply_checked(s, index, _forced)
+
+
+def apply_legal_action(s: State, action: int) -> ActionRecord:
+    """``apply_action`` without the legality check, for a caller that took ``action`` (an int)
+    from ``legal_actions`` of this state unchanged since (the generic environments)."""
+    if s.is_view:
+        raise ViewError("a view cannot advance: determinize it first")
+    if s.rng is None:  # checked before anything changes
+        raise ViewError("a state without a generator only replays records (replay_action)")
+    return _apply_checked(s, action, None)
+
+
+def _apply_checked(s: State, index: int, _forced: Iterator[int] | None) -> ActionRecord:
+    """Apply a legal action (checked by the caller); its record holds the bag draws."""
     draws: list[int] = []
     drawer = _Drawer(s, _forced, draws)
     p = s.current
@@ -406,7 +467,7 @@ def _apply(s: State, p: int, a: int, drawer: _Drawer) -> None:
         return
     if a < A.CONSOLIDATE:  # T2
         kind, colour = divmod(a - A.TAKE, NUM_COLOURS)
-        space = d.action_space_of(kind)
+        space = _space_of(d)[kind]
         s.spaces[space][colour] -= 1
         s.workers[p].append(colour)
         _refill_space(s, space, drawer)
@@ -525,11 +586,15 @@ def _start_action(s: State, p: int, kind: int) -> None:
     s.pend_kind, s.pend_units, s.pend_mask = kind, 0, 0
     s.pend_region = s.pend_contract = s.pend_space = -1
     s.pend_demand = s.pend_goods = s.pend_cubes = 0
-    s.phase = {
-        A.K_INVEST: Phase.INVEST, A.K_TECHNOLOGY: Phase.TECHNOLOGY, A.K_PRODUCE: Phase.PRODUCE,
-        A.K_KNOWLEDGE: Phase.STEPS, A.K_MINE: Phase.STEPS, A.K_TRAINS: Phase.PIECES,
-        A.K_SHIPS: Phase.PIECES, A.K_EXPORT: Phase.CONTRACT, A.K_MARKET: Phase.SPACE,
-    }[kind]  # fmt: skip
+    s.phase = _KIND_PHASE[kind]
+
+
+#: the phase an action kind starts (T2)
+_KIND_PHASE = {
+    A.K_INVEST: Phase.INVEST, A.K_TECHNOLOGY: Phase.TECHNOLOGY, A.K_PRODUCE: Phase.PRODUCE,
+    A.K_KNOWLEDGE: Phase.STEPS, A.K_MINE: Phase.STEPS, A.K_TRAINS: Phase.PIECES,
+    A.K_SHIPS: Phase.PIECES, A.K_EXPORT: Phase.CONTRACT, A.K_MARKET: Phase.SPACE,
+}  # fmt: skip
 
 
 def _unit_done(s: State, p: int, mask_bits: int) -> None:
