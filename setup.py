@@ -32,6 +32,8 @@ setup(
                     "args.c",
                     "australia.c",
                     "australia_module.c",
+                    "nippon.c",
+                    "nippon_module.c",
                 )
             ],
             depends=[
@@ -44,6 +46,7 @@ setup(
                     "clockwork.h",
                     "args.h",
                     "australia.h",
+                    "nippon.h",
                 )
             ],
             extra_compile_args=[
