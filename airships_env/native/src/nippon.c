@@ -374,7 +374,7 @@ int ni_legal_actions(const NiGame *g, int16_t *out) {
     if (g->game_over) return 0;
     const NiConfig *c = &g->config;
     int p = g->current, ph = g->phase;
-    int16_t bonus[3];
+    int16_t bonus[4]; /* the bonuses and stop */
     int nb = (ph != NI_REWARD && ph != NI_ACHIEVEMENT) ? bonus_legal(g, p, bonus) : 0;
     int n = 0;
     if (ph == NI_TURN) {
