@@ -3,7 +3,7 @@ the same game at every step (the legal actions, every record with the colours it
 bag, the whole state and the generator), for every player count, every rules option, an edited
 data file and the golden games; and bad input is refused with the engine's errors.
 
-The default run plays about 1,000 games (~10 s on one core); ``make test-slow`` many more.
+The default run plays about 1,000 games (~22 s on this shared machine); ``make test-slow`` many more.
 """
 
 from __future__ import annotations
