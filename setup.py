@@ -35,6 +35,8 @@ setup(
                     "args.c",
                     "australia.c",
                     "australia_module.c",
+                    "nippon.c",
+                    "nippon_module.c",
                 )
             ],
             depends=[
@@ -48,6 +50,7 @@ setup(
                     "clockwork_binding.h",
                     "args.h",
                     "australia.h",
+                    "nippon.h",
                 )
             ],
             extra_compile_args=[

@@ -14,8 +14,9 @@ This module is the core's Python face:
   ``apply_action`` returning the engine's :class:`~airships_env.engine.ActionRecord`,
   ``to_state`` giving a :class:`~airships_env.engine.GameState`), plus ``observe`` and the bots;
 - :mod:`airships_env.native.batch` steps thousands of games per call;
-- :mod:`airships_env.native.clockwork` is Escape from Clockwork City's core and
-  :mod:`airships_env.native.australia` Australia's (their rules today), in the same extension.
+- :mod:`airships_env.native.clockwork` is Escape from Clockwork City's core,
+  :mod:`airships_env.native.australia` Australia's and :mod:`airships_env.native.nippon`
+  Nippon's (their rules today), in the same extension.
 
 The card set comes from the Python loader (:func:`airships_env.engine.load_cards` validates the
 file; the core re-checks the packed table and never parses a card file itself).

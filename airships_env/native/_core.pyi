@@ -1,4 +1,4 @@
-"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c, australia_module.c)."""
+"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c, australia_module.c, nippon_module.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -159,4 +159,28 @@ def au_random_games(
     options: AustraliaOptions,
     map: AustraliaMap,
     components: AustraliaComponents,
+) -> int: ...
+
+# -- Nippon (nippon.c, nippon_module.c) -----------------------------------------------------------
+NI_NUM_ACTIONS: int
+NipponOptions = tuple[bool, bool, bool, bool]
+
+class NipponGame:
+    current_player: int
+    phase: int
+    num_players: int
+    game_over: bool
+    def clone(self) -> NipponGame: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int) -> tuple[int, int, tuple[int, ...]]: ...
+    def export(self) -> dict[str, Any]: ...
+
+def ni_new(
+    num_players: int, rng: RngState, options: NipponOptions, tables: tuple[Any, ...]
+) -> NipponGame: ...
+def ni_import(
+    options: NipponOptions, tables: tuple[Any, ...], state: dict[str, Any]
+) -> NipponGame: ...
+def ni_random_games(
+    num_players: int, games: int, seed: int, options: NipponOptions, tables: tuple[Any, ...]
 ) -> int: ...

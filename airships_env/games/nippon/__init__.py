@@ -71,6 +71,13 @@ class NipponGame(PythonGame):
         totals = [state.vp[seat] for seat in range(state.num_players)]
         return score_shares(totals, self.score_scale / 5)
 
+    def native_random_games(self, num_players: int, games: int, seed: int) -> int:
+        """Random legal whole games in the native core alone (the engine benchmark); returns the
+        actions applied (:func:`airships_env.native.nippon.random_games`)."""
+        from airships_env.native.nippon import random_games
+
+        return random_games(num_players, games, seed)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

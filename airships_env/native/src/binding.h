@@ -19,5 +19,6 @@ int parse_heuristic_config(PyObject *obj, HeuristicConfig *config);
 int batch_register(PyObject *module, PyTypeObject *core_type);
 int clockwork_register(PyObject *module);
 int australia_register(PyObject *module);
+int nippon_register(PyObject *module);
 
 #endif

@@ -973,7 +973,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(module, "EXPORT_WORDS", EXPORT_WORDS) < 0 ||
         PyModule_AddIntConstant(module, "CARD_TABLE_WORDS", CARD_TABLE_WORDS) < 0 ||
         batch_register(module, &CoreType) < 0 || clockwork_register(module) < 0 ||
-        australia_register(module) < 0) {
+        australia_register(module) < 0 || nippon_register(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

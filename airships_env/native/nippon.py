@@ -1,0 +1,241 @@
+"""Nippon's native core: its rules in C, bit-identical to the Python engine.
+
+The Python engine (:mod:`airships_env.games.nippon.engine`) is the readable reference and the
+oracle; the core (``airships_env/native/src/nippon.c``, in the extension
+``airships_env.native._core``) is the fast path. Both draw from the same numpy PCG64 stream with
+the shared samplers of :mod:`airships_env.chance` (the city tiles and first player at setup, then
+every worker drawn from the bag, during play too), so the same seed and the same actions give the
+same game: legal actions, records (the colours each action drew) and the whole state.
+``tests/native/test_nippon_native.py`` holds them to it.
+
+The components are not compiled into the core: :func:`tables` hands it the tables the Python
+loader validated, so an edited data file plays in C exactly as in Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from airships_env.chance import check_seed
+from airships_env.games.nippon.engine.actions import ACTION_NAMES
+from airships_env.games.nippon.engine.data import (
+    ACHIEVEMENT_KINDS,
+    GIFT_KINDS,
+    PLAYER_COUNTS,
+    POWER_KINDS,
+    NipponData,
+    default_data,
+)
+from airships_env.games.nippon.engine.errors import ViewError
+from airships_env.games.nippon.engine.model import Phase, RulesOptions
+from airships_env.games.nippon.engine.records import ActionRecord
+from airships_env.games.nippon.engine.state import State
+from airships_env.native import require
+from airships_env.native.convert import generator_from, rng_state
+from airships_env.protocol import IllegalActionError, Outcome, as_action_index
+
+__all__ = ["NativeNipponGame", "pack_options", "random_games", "tables"]
+
+Options = tuple[bool, bool, bool, bool]
+
+
+def pack_options(options: RulesOptions) -> Options:
+    """The rules options as the core takes them (nippon_module.c): four switches."""
+    return (
+        options.captured_tile == "removed",
+        options.neutral_competes,
+        options.majority_ties == "lower",
+        options.marker_trigger == "space_empties",
+    )
+
+
+def tables(data: NipponData) -> tuple[Any, ...]:
+    """The validated components, as the core takes them (nippon_module.c's ``tables``)."""
+    d = data
+    costs = (
+        d.invest_cost, d.machine_cost, d.step_costs, d.piece_cost, d.colour_cost, d.unpaid_vp,
+        d.blueprints_per_bonus, d.max_units, d.factory_capacity, d.gift_amounts,
+    )  # fmt: skip
+    board = (d.action_spaces, d.per_colour, d.per_space, d.rows)
+    track = (
+        d.track_spaces, d.golden_from, d.scoring_spaces, d.majority_vp, d.ship_vp,
+        d.ship_vp_no_place, d.train_influence,
+    )  # fmt: skip
+    player_board = (
+        d.start_money, d.start_coal, d.start_knowledge, d.start_blueprints, d.money_track,
+        d.coal_track, d.coal_stars, d.knowledge_max, d.knowledge_stars, d.trains, d.ships,
+        d.train_stars, d.ship_stars, d.worker_levels, d.machinery_tiles,
+    )  # fmt: skip
+    goods = (d.goods_levels, d.level_knowledge)
+    factories = tuple((f.good, f.coal, POWER_KINDS.index(f.power), f.amount) for f in d.factories)
+    contracts = tuple((c.demands, c.vp, POWER_KINDS.index(c.bonus), c.amount) for c in d.contracts)
+    influence = (
+        d.influence_tiles,
+        d.influence_table,
+        d.neutral,
+        d.spaces_per_region,
+        tuple((POWER_KINDS.index(kind), amount) for kind, amount in d.region_bonus),
+        d.city_tiles,
+    )
+    rewards = tuple(
+        (w.level, w.multiplier, GIFT_KINDS.index(w.gift), w.min_players) for w in d.rewards
+    )
+    achievements = tuple(
+        (ACHIEVEMENT_KINDS.index(a.kind), a.per, a.printed) for a in d.achievements
+    )
+    return (
+        costs, board, track, player_board, goods, factories, contracts, influence, rewards,
+        achievements,
+    )  # fmt: skip
+
+
+def _check_players(num_players: object) -> int:
+    if isinstance(num_players, bool) or num_players not in PLAYER_COUNTS:
+        raise ValueError(f"Nippon is for 2, 3 or 4 players, not {num_players!r}")
+    return int(num_players)
+
+
+def random_games(
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: NipponData | None = None,
+) -> int:
+    """Random legal whole games in the core alone (the engine benchmark); the actions applied.
+    Game g deals and draws its bag from ``SeedSequence(seed, spawn_key=(g, 0))`` and draws its
+    choices with :func:`~airships_env.chance.uniform_below` from ``(g, 1)``."""
+    players = _check_players(num_players)
+    options = options if options is not None else RulesOptions()
+    packed = tables(data if data is not None else default_data())
+    played: int = require().ni_random_games(players, games, seed, pack_options(options), packed)
+    return played
+
+
+class NativeNipponGame:
+    """One Nippon game in the native core, with the engine's vocabulary.
+
+    Make one with :meth:`new` (like :func:`~airships_env.games.nippon.engine.new_game`) or
+    :meth:`from_state` (any playable Python state: a saved game, a hand-built position).
+    """
+
+    __slots__ = ("_game", "data", "options")
+
+    def __init__(self, game: Any, data: NipponData, options: RulesOptions):
+        self._game = game
+        self.data = data
+        self.options = options
+
+    @classmethod
+    def new(
+        cls,
+        num_players: int,
+        seed: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        options: RulesOptions | None = None,
+        data: NipponData | None = None,
+    ) -> NativeNipponGame:
+        """Set up a game (S1-S5) exactly as the Python ``new_game`` does."""
+        players = _check_players(num_players)
+        if rng is not None and seed is not None:
+            raise ValueError("pass either seed or rng, not both")
+        if rng is None:
+            rng = np.random.default_rng(check_seed(seed))
+        options = options if options is not None else RulesOptions()
+        data = data if data is not None else default_data()
+        game = require().ni_new(players, rng_state(rng), pack_options(options), tables(data))
+        return cls(game, data, options)
+
+    @classmethod
+    def from_state(cls, state: State) -> NativeNipponGame:
+        """The same game in the core (generator state included). A view, or a state without a
+        generator, cannot be imported: the bag draws during play (ViewError, as the engine)."""
+        if state.is_view or state.rng is None:
+            raise ViewError("a view has no generator: determinize it to play on")
+        exported = state.to_dict()
+        exported["rng"] = rng_state(state.rng)
+        game = require().ni_import(pack_options(state.options), tables(state.data), exported)
+        return cls(game, state.data, state.options)
+
+    def to_state(self) -> State:
+        """The game as a Python :class:`State` (equal ``to_dict()`` to the engine's)."""
+        exported = self._game.export()
+        rng = exported.pop("rng")
+        state = State(self.data, self.options, generator_from(rng))
+        for name, value in exported.items():
+            setattr(state, name, value)
+        return state
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as the engine's dict (:meth:`State.to_dict`)."""
+        return self.to_state().to_dict()
+
+    def clone(self) -> NativeNipponGame:
+        """An independent copy (a memcpy in the core)."""
+        return NativeNipponGame(self._game.clone(), self.data, self.options)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (and deep-copies) as its Python state."""
+        return (NativeNipponGame.from_state, (self.to_state(),))
+
+    # -- the OpenSpiel vocabulary ----------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """The seat to act."""
+        return int(self._game.current_player)
+
+    @property
+    def num_players(self) -> int:
+        """The number of players."""
+        return int(self._game.num_players)
+
+    @property
+    def phase(self) -> int:
+        """The phase (see :class:`~airships_env.games.nippon.engine.model.Phase`)."""
+        return int(self._game.phase)
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as words ('turn', 'steps', ...)."""
+        return Phase.NAMES[self.phase]
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return bool(self._game.game_over)
+
+    def legal_actions(self) -> list[int]:
+        """The legal action indices, sorted (a fresh list)."""
+        return list(self._game.legal_actions())
+
+    def apply_action(self, action: Any) -> ActionRecord:
+        """Apply a legal action and return its record, as the Python engine does; an illegal
+        action raises the same IllegalActionError, changing nothing."""
+        index = as_action_index(action)
+        if index is None:
+            self._refuse(action, "not an action index")
+        try:
+            raw = self._game.apply(index)
+        except IllegalActionError as refused:
+            if action is index:
+                raise
+            self._refuse(action, refused.why)  # the message names the action as it was given
+        return ActionRecord(raw[0], raw[1], raw[2])
+
+    def _refuse(self, action: object, why: str) -> None:
+        legal = self.legal_actions()
+        why = "the game is over" if self.is_terminal() else why
+        names = [ACTION_NAMES[a] for a in legal]
+        raise IllegalActionError(action, self.phase_name, legal, names, why)
+
+    def outcome(self) -> Outcome | None:
+        """Scores, winners and places once the game is over (E4); None before."""
+        return self.to_state().outcome() if self.is_terminal() else None
+
+    @property
+    def handle(self) -> Any:
+        """The core's game object (``_core.NipponGame``)."""
+        return self._game
