@@ -23,6 +23,7 @@ from airships_env.chance import uniform_below
 from airships_env.games.nippon.engine import (
     IllegalActionError,
     NipponData,
+    NipponDataError,
     Phase,
     RulesOptions,
     State,
@@ -497,14 +498,14 @@ def test_bad_arguments_to_the_core_are_python_exceptions(
         require().ni_new(*ni_new_args(**changes))
 
 
-def test_a_machine_bonus_outside_factories_is_refused_by_the_core() -> None:
-    """The loader accepts "machine" as a contract or region bonus, but the Python engine fails
-    (AssertionError in _gain) when one is gained: the core refuses such a file up front."""
+def test_a_machine_bonus_outside_factories_is_refused_by_the_loader() -> None:
+    """ "machine" as a contract or region bonus made the Python engine fail (AssertionError in
+    _gain) when one was gained; the loader refuses such a file now, and the core refuses such
+    tables too (the "not machine" cases above)."""
     text = default_data_path().read_text(encoding="utf-8")
     text = text.replace('bonus = "none"', 'bonus = "machine"', 1)
-    data = parse_data(text.encode("utf-8"), "machine-bonus.toml")
-    with pytest.raises(ValueError, match="contract bonus"):
-        NativeNipponGame.new(2, 0, data=data)
+    with pytest.raises(NipponDataError, match=r"machine-bonus\.toml: .*'bonus'"):
+        parse_data(text.encode("utf-8"), "machine-bonus.toml")
 
 
 def test_bad_arguments_to_the_wrapper_and_the_bench_games_are_python_exceptions() -> None:

@@ -237,6 +237,17 @@ def _edited(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
         ),
         ('source = "S"\ninvest', 'source = "Q"\ninvest', "[costs]", "source"),
         ("golden_from = 5", "golden_from = 4", "[turn_track]", "golden_from"),
+        # a contract's or a region's bonus cannot be "machine" (a factory's power: it improves
+        # that factory), which the rules had failed on when gained
+        ('bonus = "knowledge_track"', 'bonus = "machine"', "contract 1", "bonus"),
+        (
+            'region_bonus = [{ kind = "coal"',
+            'region_bonus = [{ kind = "machine"',
+            "region 1",
+            "kind",
+        ),
+        # a track of 3 or 4 spaces passed and its marker never moved: the game never ended
+        ("spaces = 8 ", "spaces = 4 ", "[turn_track]", "spaces"),
     ],
 )
 def test_bad_data_file_names_file_entry_and_field(

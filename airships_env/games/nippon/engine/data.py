@@ -28,6 +28,7 @@ else:  # pragma: no cover - Python 3.10 only
 __all__ = [
     "ACHIEVEMENT_KINDS",
     "ACTION_KINDS",
+    "BONUS_KINDS",
     "GIFT_KINDS",
     "GOODS",
     "POWER_KINDS",
@@ -64,6 +65,9 @@ POWER_KINDS: tuple[str, ...] = (
     "none", "coal_track", "money_track", "knowledge_track", "blueprints", "coal", "yen", "vp",
     "machine",
 )  # fmt: skip
+#: A contract's or a region's bonus: a factory's powers but "machine" (which improves the
+#: factory that has the power, and a contract or a region has none).
+BONUS_KINDS: tuple[str, ...] = tuple(kind for kind in POWER_KINDS if kind != "machine")
 GIFT_KINDS: tuple[str, ...] = ("blueprints", "coal", "yen")
 ACHIEVEMENT_KINDS: tuple[str, ...] = (
     "contracts", "yen", "knowledge_stars", "ship_stars", "train_stars", "factories", "machines",
@@ -380,7 +384,9 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
     track = r.table(doc, "[turn_track]", "turn_track")
     e = "[turn_track]"
     r.source(track, e)
-    track_spaces = r.int_(track, e, "spaces", 3, 20)
+    # at least 5: the golden spaces (the last three) must start after the first space, else
+    # the marker never leaves it and the game never ends
+    track_spaces = r.int_(track, e, "spaces", 5, 20)
     # E1: from the first golden space every player has exactly three more turns, one step each
     golden_from = r.int_(track, e, "golden_from", track_spaces - 3, track_spaces - 3) - 1
     scoring = r.ints(track, e, "scoring_spaces", 2, track_spaces, min_len=1, max_len=6)
@@ -445,7 +451,7 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
             Contract(
                 demands,
                 r.int_(c, entry, "vp", 0, 50),
-                r.choice(c, entry, "bonus", POWER_KINDS),
+                r.choice(c, entry, "bonus", BONUS_KINDS),
                 r.int_(c, entry, "amount", 0, 10),
                 r.source(c, entry),
             )
@@ -474,7 +480,7 @@ def parse_data(raw: bytes, path: str = "<data>") -> NipponData:
         raise r.fail(e, "region_bonus", f"expected {NUM_REGIONS} tables, found {_shown(bonus_raw)}")
     region_bonus = tuple(
         (
-            r.choice(b, f"[board] region {i + 1}", "kind", POWER_KINDS),
+            r.choice(b, f"[board] region {i + 1}", "kind", BONUS_KINDS),
             r.int_(b, f"[board] region {i + 1}", "amount", 0, 10),
         )
         for i, b in enumerate(bonus_raw)
