@@ -26,7 +26,6 @@ from airships_env.games.australia.engine.state import State
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.native.table import NativeTable, deal_generator
-from airships_env.protocol import IllegalActionError, as_action_index
 
 __all__ = ["NativeAustraliaGame", "pack_options", "random_games", "tables"]
 
@@ -114,6 +113,7 @@ class NativeAustraliaGame(NativeTable):
     __slots__ = ()
     PHASE_NAMES = PHASE_NAMES
     OVER = OVER
+    ACTION_NAMES = A.ACTION_NAMES
 
     @classmethod
     def new(
@@ -157,19 +157,4 @@ class NativeAustraliaGame(NativeTable):
     def apply_action(self, action: int) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal
         action raises the same IllegalActionError, changing nothing."""
-        index = as_action_index(action)
-        if index is None:
-            self._refuse(action, "not an action index")
-        try:
-            raw = self._game.apply(index)
-        except IllegalActionError as refused:
-            if action is index:
-                raise
-            self._refuse(action, refused.why)  # the message names the action as it was given
-        return _record(raw)
-
-    def _refuse(self, action: object, why: str) -> None:
-        legal = self.legal_actions()
-        why = "the game is over" if self.is_terminal() else why
-        names = [A.ACTION_NAMES[a] for a in legal]
-        raise IllegalActionError(action, self.phase_name, legal, names, why)
+        return _record(self.apply_raw(action))

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.chance import check_seed
 from airships_env.games.nippon.engine.actions import ACTION_NAMES
 from airships_env.games.nippon.engine.data import (
     ACHIEVEMENT_KINDS,
@@ -34,7 +33,7 @@ from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.state import State
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
-from airships_env.protocol import IllegalActionError, Outcome, as_action_index
+from airships_env.native.table import NativeTable, deal_generator
 
 __all__ = ["NativeNipponGame", "pack_options", "random_games", "tables"]
 
@@ -115,19 +114,17 @@ def random_games(
     return played
 
 
-class NativeNipponGame:
+class NativeNipponGame(NativeTable):
     """One Nippon game in the native core, with the engine's vocabulary.
 
     Make one with :meth:`new` (like :func:`~airships_env.games.nippon.engine.new_game`) or
     :meth:`from_state` (any playable Python state: a saved game, a hand-built position).
     """
 
-    __slots__ = ("_game", "data", "options")
-
-    def __init__(self, game: Any, data: NipponData, options: RulesOptions):
-        self._game = game
-        self.data = data
-        self.options = options
+    __slots__ = ()
+    PHASE_NAMES = Phase.NAMES
+    OVER = -1  # the game ends by a flag, not a phase: see is_terminal
+    ACTION_NAMES = ACTION_NAMES
 
     @classmethod
     def new(
@@ -141,10 +138,7 @@ class NativeNipponGame:
     ) -> NativeNipponGame:
         """Set up a game (S1-S5) exactly as the Python ``new_game`` does."""
         players = _check_players(num_players)
-        if rng is not None and seed is not None:
-            raise ValueError("pass either seed or rng, not both")
-        if rng is None:
-            rng = np.random.default_rng(check_seed(seed))
+        rng = deal_generator(seed, rng)
         options = options if options is not None else RulesOptions()
         data = data if data is not None else default_data()
         game = require().ni_new(players, rng_state(rng), pack_options(options), tables(data))
@@ -170,72 +164,12 @@ class NativeNipponGame:
             setattr(state, name, value)
         return state
 
-    def to_dict(self) -> dict[str, Any]:
-        """The game as the engine's dict (:meth:`State.to_dict`)."""
-        return self.to_state().to_dict()
-
-    def clone(self) -> NativeNipponGame:
-        """An independent copy (a memcpy in the core)."""
-        return NativeNipponGame(self._game.clone(), self.data, self.options)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickles (and deep-copies) as its Python state."""
-        return (NativeNipponGame.from_state, (self.to_state(),))
-
-    # -- the OpenSpiel vocabulary ----------------------------------------------------------
-    @property
-    def current_player(self) -> int:
-        """The seat to act."""
-        return int(self._game.current_player)
-
-    @property
-    def num_players(self) -> int:
-        """The number of players."""
-        return int(self._game.num_players)
-
-    @property
-    def phase(self) -> int:
-        """The phase (see :class:`~airships_env.games.nippon.engine.model.Phase`)."""
-        return int(self._game.phase)
-
-    @property
-    def phase_name(self) -> str:
-        """The phase as words ('turn', 'steps', ...)."""
-        return Phase.NAMES[self.phase]
-
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return bool(self._game.game_over)
 
-    def legal_actions(self) -> list[int]:
-        """The legal action indices, sorted (a fresh list)."""
-        return list(self._game.legal_actions())
-
     def apply_action(self, action: Any) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal
         action raises the same IllegalActionError, changing nothing."""
-        index = as_action_index(action)
-        if index is None:
-            self._refuse(action, "not an action index")
-        try:
-            raw = self._game.apply(index)
-        except IllegalActionError as refused:
-            if action is index:
-                raise
-            self._refuse(action, refused.why)  # the message names the action as it was given
+        raw = self.apply_raw(action)
         return ActionRecord(raw[0], raw[1], raw[2])
-
-    def _refuse(self, action: object, why: str) -> None:
-        legal = self.legal_actions()
-        why = "the game is over" if self.is_terminal() else why
-        names = [ACTION_NAMES[a] for a in legal]
-        raise IllegalActionError(action, self.phase_name, legal, names, why)
-
-    def outcome(self) -> Outcome | None:
-        """Scores, winners and places once the game is over (E4); None before."""
-        return self.to_state().outcome() if self.is_terminal() else None
-
-    @property
-    def handle(self) -> Any:
-        """The core's game object (``_core.NipponGame``)."""
-        return self._game

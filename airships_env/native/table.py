@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from airships_env.chance import check_seed
-from airships_env.protocol import Outcome
+from airships_env.protocol import IllegalActionError, Outcome, as_action_index
 
 __all__ = ["NativeTable", "deal_generator"]
 
@@ -34,9 +34,11 @@ class NativeTable:
 
     __slots__ = ("_game", "data", "options")
 
-    #: The game's phase names, by the core's phase numbers, and the phase of a finished game.
+    #: The game's phase names, by the core's phase numbers, the phase of a finished game, and
+    #: the action names (the engine's table).
     PHASE_NAMES: ClassVar[Sequence[str]]
     OVER: ClassVar[int]
+    ACTION_NAMES: ClassVar[Sequence[str]]
 
     def __init__(self, game: Any, data: Any, options: Any):
         self._game = game
@@ -93,6 +95,26 @@ class NativeTable:
     def legal_actions(self) -> list[int]:
         """The legal action indices, sorted (a fresh list)."""
         return list(self._game.legal_actions())
+
+    def apply_raw(self, action: object) -> Any:
+        """Apply a legal action in the core and return the core's record; an illegal action
+        (or not an action index) raises the engine's IllegalActionError naming the action as
+        it was given and the legal ones, changing nothing."""
+        index = as_action_index(action)
+        if index is None:
+            self._refuse(action, "not an action index")
+        try:
+            return self._game.apply(index)
+        except IllegalActionError as refused:
+            if action is index:
+                raise
+            self._refuse(action, refused.why)
+
+    def _refuse(self, action: object, why: str) -> None:
+        legal = self.legal_actions()
+        why = "the game is over" if self.is_terminal() else why
+        names = [self.ACTION_NAMES[a] for a in legal]
+        raise IllegalActionError(action, self.phase_name, legal, names, why)
 
     def outcome(self) -> Outcome | None:
         """Scores, winners and places once the game is over; None before."""
