@@ -60,12 +60,16 @@ void au_observe(const AuGame *g, int seat, float *out) {
     if (g->end_triggered) out[O_LAST_ROUND] = 1.0f;
     if (c->full_game) out[O_FULL_GAME] = 1.0f;
     /* the map: location kinds, rangers; region colours, water, tiles and the region sums */
+    int location_total[AU_MAX_LOCATIONS];
     for (int loc = 0; loc < c->num_locations; loc++) {
         out[O_LOCATION_KIND + loc * 2 + c->location_ship[loc]] = 1.0f;
+        int total = 0;
         for (int k = 0; k < n; k++) {
             int held = g->rangers[loc][rel[k]];
+            total += held;
             if (held) out[O_LOCATION_RANGERS + loc * MAX_SEATS + k] = (float)(held / 4.0);
         }
+        location_total[loc] = total;
     }
     for (int r = 0; r < AU_NUM_REGIONS; r++) {
         out[O_REGION_COLOUR + r * AU_NUM_COLOURS + c->region_colour[r]] = 1.0f;
@@ -76,8 +80,7 @@ void au_observe(const AuGame *g, int seat, float *out) {
         out[O_REGION_TILE + r * TILE_COLUMNS + column] = 1.0f;
         int on_region = 0, own = 0, empty = 0, open = 0;
         for (int i = 0; i < c->region_num_locations[r]; i++) {
-            int loc = c->region_locations[r][i], total = 0;
-            for (int s = 0; s < n; s++) total += g->rangers[loc][s];
+            int loc = c->region_locations[r][i], total = location_total[loc];
             on_region += total;
             own += g->rangers[loc][seat];
             empty += total == 0;
