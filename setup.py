@@ -34,6 +34,9 @@ setup(
                     "clockwork_module.c",
                     "args.c",
                     "australia.c",
+                    "australia_obs.c",
+                    "australia_bots.c",
+                    "australia_batch.c",
                     "australia_module.c",
                     "nippon.c",
                     "nippon_module.c",
@@ -50,6 +53,7 @@ setup(
                     "clockwork_binding.h",
                     "args.h",
                     "australia.h",
+                    "australia_binding.h",
                     "nippon.h",
                 )
             ],

@@ -124,8 +124,10 @@ def cw_random_games(
 
 # -- Australia (australia.c, australia_module.c) --------------------------------------------------
 AU_NUM_ACTIONS: int
+AU_OBS_SIZE: int
+AU_BATCH_MAX_GAMES: int
 AustraliaOptions = tuple[bool, bool, int, int]
-AustraliaMap = tuple[Sequence[int], Sequence[tuple[int, Sequence[int]]]]
+AustraliaMap = tuple[Sequence[int], Sequence[tuple[int, Sequence[int]]], Sequence[int]]
 AustraliaComponents = tuple[
     Sequence[Sequence[int]], Sequence[int], Sequence[bool], int, int, int, int, int
 ]
@@ -138,7 +140,36 @@ class AustraliaGame:
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int) -> tuple[Any, ...]: ...
     def export(self) -> dict[str, Any]: ...
+    def observe(self, seat: int, out: Any) -> None: ...
+    def bot_action(self, kind: int, rng: RngState | None) -> tuple[int, RngState]: ...
 
+class AustraliaBatch:
+    bytes_per_game: int
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        seed_words: Sequence[int],
+        options: AustraliaOptions,
+        map: AustraliaMap,
+        components: AustraliaComponents,
+        buffers: tuple[Any, ...],
+        settings: tuple[int, int, int, int, int],
+    ) -> None: ...
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> None: ...
+    def export_game(self, game: int) -> dict[str, Any]: ...
+    def controllers(self, game: int) -> tuple[int, ...]: ...
+
+def au_bot_decisions(
+    kind: int,
+    num_players: int,
+    games: int,
+    seed: int,
+    options: AustraliaOptions,
+    map: AustraliaMap,
+    components: AustraliaComponents,
+) -> int: ...
 def au_new(
     num_players: int,
     rng: RngState,

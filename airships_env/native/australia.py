@@ -14,23 +14,45 @@ Python loader validated, so an edited data file plays in C exactly as in Python.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from airships_env.chance import check_seed
 from airships_env.games.australia.engine import actions as A
 from airships_env.games.australia.engine.data import PLAYER_COUNTS, AustraliaData, default_data
 from airships_env.games.australia.engine.model import OVER, PHASE_NAMES, RulesOptions
 from airships_env.games.australia.engine.records import ActionRecord, Scoring
 from airships_env.games.australia.engine.state import State
 from airships_env.native import require
-from airships_env.native.convert import generator_from, rng_state
-from airships_env.native.table import NativeTable, deal_generator
+from airships_env.native.convert import generator_from, rng_state, seed_words
+from airships_env.native.table import (
+    BOTS,
+    MAX_EXTERNAL,
+    REWARD_MODES,
+    NativeTable,
+    Opponent,
+    deal_generator,
+    seats_codes,
+    set_generator_state,
+    slot_generator,
+)
+from airships_env.protocol import ActionSpaceError, IllegalActionError
 
-__all__ = ["NativeAustraliaGame", "pack_options", "random_games", "tables"]
+__all__ = [
+    "BOTS",
+    "AustraliaBatch",
+    "NativeAustraliaGame",
+    "bot_decisions",
+    "pack_options",
+    "random_games",
+    "slot_generator",
+    "tables",
+]
 
 Options = tuple[bool, bool, int, int]
-Map = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]]
+Map = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]
 Components = tuple[
     tuple[tuple[int, ...], ...], tuple[int, ...], tuple[bool, ...], int, int, int, int, int
 ]
@@ -46,6 +68,7 @@ def tables(data: AustraliaData, num_players: int) -> tuple[Map, Components]:
     board: Map = (
         tuple(region.colour for region in data.regions),
         tuple((loc.kind, tuple(loc.regions)) for loc in data.locations),
+        tuple(int(region.water) for region in data.regions),
     )
     components: Components = (
         tuple(tuple(row) for row in data.cards),
@@ -158,3 +181,238 @@ class NativeAustraliaGame(NativeTable):
         """Apply a legal action and return its record, as the Python engine does; an illegal
         action raises the same IllegalActionError, changing nothing."""
         return _record(self.apply_raw(action))
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation (:func:`~airships_env.games.australia.observation.
+        encode_observation` of its view), a fresh float32 vector."""
+        out = np.empty(require().AU_OBS_SIZE, dtype=np.float32)
+        self._game.observe(seat, out)
+        return out
+
+    def bot_action(self, bot: str, rng: np.random.Generator) -> int:
+        """The native ``bot``'s choice for the seat to act, drawing from ``rng`` (advanced as
+        the Python bot advances its generator): the Python bot's decision."""
+        code = BOTS.get(bot)
+        if code is None:
+            raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+        action, after = self._game.bot_action(code, rng_state(rng))
+        set_generator_state(rng, after)
+        return int(action)
+
+
+# -- the batch ----------------------------------------------------------------------------------
+class AustraliaBatch:
+    """N Australia games in the native core, stepped in one call (``src/australia_batch.c``).
+
+    In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
+    seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,
+    the Python bots' decisions) played inside the step, or an *external* policy (an integer
+    ``k``) that the caller evaluates for all games waiting on it. ``step(actions)`` applies
+    ``actions[i]`` in every game ``i`` that waits on a Python seat (``-1``, and no other value,
+    leaves a game alone), then plays the bots until a Python seat must act or the game ends; an
+    ended game writes its rewards, ``terminated`` or ``truncated``, its final observation for the
+    learner and its winner, and starts its slot's next episode (auto-reset). The arrays (all
+    overwritten by the next call; copy what you keep):
+
+    ``obs`` (N, 1280) float32 the acting seat's observation (:mod:`~airships_env.games.australia.
+    observation`); ``masks`` (N, 556) bool its legal actions; ``acting``, ``controller``,
+    ``learner`` (N,) int8; ``rewards`` (N, players) float32 (GameAEC's: ``"win"`` gives each of
+    the k winners 1/k and the others -1, ``"score"`` the margin over the best other seat / 50);
+    ``terminated``, ``truncated`` (N,) bool; ``final_obs`` (N, 1280); ``scores`` (N, players)
+    int32 (the outcome's: VP + dollars, E3); ``winners`` (N,) uint8, a bit per seat (E3: a tie
+    goes to the most dollars, still tied a shared win); ``episode_steps`` (N,) int32, the actions
+    of the current episode (``max_turns`` truncates an episode after that many, rewards 0, as
+    :class:`~airships_env.game_aec.GameAEC` does).
+
+    Seeds: episode ``e`` of slot ``i`` deals from :func:`slot_generator` ``(seed, i, e, 0)`` (so
+    ``new_game(players, rng=...)`` deals the same game); the bot in seat ``s`` draws from
+    ``(seed, i, e, 1 + s)`` and the learner's seat is ``uniform_below(players)`` from
+    ``(seed, i, e, 7)``. A slot's games depend on neither the number of slots nor the others.
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        *,
+        seed: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        max_turns: int | None = None,
+        autoreset: bool = True,
+        options: RulesOptions | None = None,
+        data: AustraliaData | None = None,
+    ):
+        module = require()
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+            raise TypeError(f"num_games must be an integer, got {num_games!r}")
+        limit = int(module.AU_BATCH_MAX_GAMES)
+        if not 1 <= num_games <= limit:
+            raise ValueError(f"num_games must be 1 to {limit:,}, got {num_games}")
+        players = _check_players(num_players)
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        if max_turns is not None and max_turns > 2**31 - 1:
+            max_turns = None  # never reached: an episode stops at 2**31 - 1 actions otherwise
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, int)
+            or not 0 <= learner_seat < players
+        ):
+            raise ValueError(f"learner_seat must be 'random' or 0..{players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        self.num_games = int(num_games)
+        self.num_players = players
+        self.seed = int(seed)
+        self.options = options if options is not None else RulesOptions()
+        self.data = data if data is not None else default_data()
+        self.obs_size = int(module.AU_OBS_SIZE)
+        n, p, o = self.num_games, players, self.obs_size
+        self.obs = np.zeros((n, o), dtype=np.float32)
+        self.masks = np.zeros((n, A.NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.acting = np.zeros(n, dtype=np.int8)
+        self.controller = np.zeros(n, dtype=np.int8)
+        self.final_obs = np.zeros((n, o), dtype=np.float32)
+        self.learner = np.zeros(n, dtype=np.int8)
+        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
+        self.next_opponents[:] = seats_codes(opponents, p)
+        self.scores = np.zeros((n, p), dtype=np.int32)
+        self.winners = np.zeros(n, dtype=np.uint8)
+        self.episode_steps = np.zeros(n, dtype=np.int32)
+        buffers = (
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.acting,
+            self.controller,
+            self.final_obs,
+            self.learner,
+            self.next_opponents,
+            self.scores,
+            self.winners,
+            self.episode_steps,
+        )
+        settings = (
+            0 if max_turns is None else max_turns,
+            int(bool(autoreset)),
+            -1 if learner_seat == "random" else int(learner_seat),
+            MAX_EXTERNAL,
+            REWARD_MODES.index(reward),
+        )
+        board, components = tables(self.data, players)
+        self._batch = module.AustraliaBatch(
+            self.num_games,
+            players,
+            seed_words(self.seed),
+            pack_options(self.options),
+            board,
+            components,
+            buffers,
+            settings,
+        )
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Bytes of core state per game (the arrays come on top)."""
+        return int(self._batch.bytes_per_game)
+
+    def reset(self) -> None:
+        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
+        next) and play the bots until a Python seat acts."""
+        self._batch.reset()
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+        """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
+
+        Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
+        any action is illegal (an :class:`ActionSpaceError` for a value that is no action), and
+        ``ValueError`` if ``next_opponents`` holds a code that is not an opponent; then no game
+        has changed."""
+        values = np.asarray(actions)
+        if values.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
+        if not np.issubdtype(values.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+        # checked before the cast to int32, which would wrap 2**32 to 0
+        outside = np.flatnonzero((values < -1) | (values >= A.NUM_ACTIONS))
+        if outside.size:
+            game = int(outside[0])
+            raise self._illegal(game, int(values[game]), np.flatnonzero(self.masks[game]).tolist())
+        chosen = np.ascontiguousarray(values, dtype=np.int32)
+        try:
+            self._batch.step(chosen)
+        except LookupError as error:
+            game, action, legal = error.args
+            raise self._illegal(game, action, legal) from None
+
+    @staticmethod
+    def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
+        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
+        names = [A.ACTION_NAMES[a] for a in legal]
+        if not 0 <= action < A.NUM_ACTIONS:
+            why = (
+                f"game {game} of the batch: no action has index {action} (actions are "
+                f"0..{A.NUM_ACTIONS - 1}; -1 leaves a game alone)"
+            )
+            return ActionSpaceError(action, f"game {game}", legal, names, why)
+        if not legal:
+            why = f"game {game} of the batch is not waiting for a Python seat"
+        else:
+            why = f"game {game} of the batch: '{A.ACTION_NAMES[action]}' is not allowed now"
+        return IllegalActionError(action, f"game {game}", legal, names, why)
+
+    def queue_opponents(
+        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
+    ) -> None:
+        """The opponents (one per other seat, from the seat after the learner's) of the next
+        episode of each game in ``games``; they take their seats when it starts."""
+        codes = seats_codes(opponents, self.num_players)
+        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
+
+    def game_state(self, game: int) -> State:
+        """Game ``game``'s true state as a Python :class:`State` (for tests and tools)."""
+        exported = self._batch.export_game(int(game))
+        exported["rng"] = generator_from(exported["rng"])
+        return State(data=self.data, options=self.options, **exported)
+
+    def seat_controllers(self, game: int) -> tuple[int, ...]:
+        """The controller codes of game ``game``'s seats this episode."""
+        return tuple(self._batch.controllers(int(game)))
+
+
+def bot_decisions(
+    bot: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: AustraliaData | None = None,
+) -> int:
+    """Whole games between copies of one native bot in the core alone (the bots' benchmark);
+    returns the decisions made. Game g deals from ``SeedSequence(seed, spawn_key=(g, 0))`` and
+    the bot in seat s draws from ``(g, 1 + s)``."""
+    code = BOTS.get(bot)
+    if code is None:
+        raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+    players = _check_players(num_players)
+    board, components = tables(data if data is not None else default_data(), players)
+    rules = options if options is not None else RulesOptions()
+    decisions: int = require().au_bot_decisions(
+        code, players, games, check_seed(seed), pack_options(rules), board, components
+    )
+    return decisions

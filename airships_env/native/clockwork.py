@@ -29,7 +29,16 @@ from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.games.clockwork.engine.state import State
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state, seed_words
-from airships_env.native.table import NativeTable, deal_generator
+from airships_env.native.table import (
+    BOTS,
+    MAX_EXTERNAL,
+    REWARD_MODES,
+    NativeTable,
+    Opponent,
+    deal_generator,
+    seats_codes,
+    slot_generator,
+)
 from airships_env.protocol import ActionSpaceError, IllegalActionError
 
 __all__ = [
@@ -46,7 +55,6 @@ __all__ = [
 #: The native bots (their controller codes in the core): ``random`` is
 #: :class:`~airships_env.policy.RandomPolicy`, ``greedy`` and ``heuristic`` the bots of
 #: :mod:`agents.bots.clockwork` (the heuristic with its default threshold unless given).
-BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
 HEURISTIC_THRESHOLD = 0.3  # agents.bots.clockwork.HeuristicBot's default
 
 Options = tuple[bool, bool, bool, bool, bool, int]
@@ -201,52 +209,6 @@ class NativeClockworkGame(NativeTable):
 
 
 # -- the batch ----------------------------------------------------------------------------------
-LEARNER = 0
-EXTERNAL = 16  # controller 16 + k: external policy k
-MAX_EXTERNAL = 100
-REWARD_MODES = ("win", "score")
-
-Opponent = str | int  # a native bot's name, or the index of an external policy
-
-
-def controller_code(opponent: Opponent) -> int:
-    """The core's controller code of a native bot name or an external policy index."""
-    if isinstance(opponent, str):
-        code = BOTS.get(opponent)
-        if code is None:
-            raise ValueError(
-                f"unknown native bot {opponent!r}; the core plays {', '.join(BOTS)} "
-                f"(other agents are external policies: pass their index)"
-            )
-        return code
-    if isinstance(opponent, (int, np.integer)) and not isinstance(opponent, bool):
-        if not 0 <= opponent < MAX_EXTERNAL:
-            raise ValueError(f"an external policy index is 0..{MAX_EXTERNAL - 1}, got {opponent}")
-        return EXTERNAL + int(opponent)
-    raise TypeError(f"an opponent is a native bot name or an external index, got {opponent!r}")
-
-
-def seats_codes(opponents: Opponent | Sequence[Opponent], num_players: int) -> list[int]:
-    """Controller codes of the other seats, listed from the seat after the learner's."""
-    if isinstance(opponents, (str, int, np.integer)):
-        return [controller_code(opponents)] * (num_players - 1)
-    listed = [controller_code(o) for o in opponents]
-    if len(listed) == 1:
-        return listed * (num_players - 1)
-    if len(listed) != num_players - 1:
-        raise ValueError(
-            f"expected {num_players - 1} opponents (one per other seat) or one for all, "
-            f"got {len(listed)}"
-        )
-    return listed
-
-
-def slot_generator(seed: int, slot: int, episode: int, stream: int = 0) -> np.random.Generator:
-    """The generator the batch uses for (slot, episode, stream): 0 deals the game, 1 + s is the
-    bot in seat s, 7 draws the learner's seat."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(slot, episode, stream)))
-
-
 class ClockworkBatch:
     """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``).
 

@@ -18,7 +18,20 @@ import numpy as np
 from airships_env.chance import check_seed
 from airships_env.protocol import IllegalActionError, Outcome, as_action_index
 
-__all__ = ["NativeTable", "deal_generator"]
+__all__ = [
+    "BOTS",
+    "EXTERNAL",
+    "LEARNER",
+    "MAX_EXTERNAL",
+    "REWARD_MODES",
+    "NativeTable",
+    "Opponent",
+    "controller_code",
+    "deal_generator",
+    "seats_codes",
+    "set_generator_state",
+    "slot_generator",
+]
 
 
 def deal_generator(seed: int | None, rng: np.random.Generator | None) -> np.random.Generator:
@@ -26,6 +39,67 @@ def deal_generator(seed: int | None, rng: np.random.Generator | None) -> np.rand
     if rng is not None and seed is not None:
         raise ValueError("pass either seed or rng, not both")
     return rng if rng is not None else np.random.default_rng(check_seed(seed))
+
+
+# -- what the games' batches share: controller codes and the seed stream ----------------------
+#: The native bots of the new games' cores, by controller code (clockwork_bots.c,
+#: australia_bots.c): the Python bots' decisions.
+BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
+LEARNER = 0
+EXTERNAL = 16  # controller 16 + k: external policy k
+MAX_EXTERNAL = 100
+REWARD_MODES = ("win", "score")
+
+Opponent = str | int  # a native bot's name, or the index of an external policy
+
+
+def controller_code(opponent: Opponent) -> int:
+    """The core's controller code of a native bot name or an external policy index."""
+    if isinstance(opponent, str):
+        code = BOTS.get(opponent)
+        if code is None:
+            raise ValueError(
+                f"unknown native bot {opponent!r}; the core plays {', '.join(BOTS)} "
+                f"(other agents are external policies: pass their index)"
+            )
+        return code
+    if isinstance(opponent, (int, np.integer)) and not isinstance(opponent, bool):
+        if not 0 <= opponent < MAX_EXTERNAL:
+            raise ValueError(f"an external policy index is 0..{MAX_EXTERNAL - 1}, got {opponent}")
+        return EXTERNAL + int(opponent)
+    raise TypeError(f"an opponent is a native bot name or an external index, got {opponent!r}")
+
+
+def seats_codes(opponents: Opponent | Sequence[Opponent], num_players: int) -> list[int]:
+    """Controller codes of the other seats, listed from the seat after the learner's."""
+    if isinstance(opponents, (str, int, np.integer)):
+        return [controller_code(opponents)] * (num_players - 1)
+    listed = [controller_code(o) for o in opponents]
+    if len(listed) == 1:
+        return listed * (num_players - 1)
+    if len(listed) != num_players - 1:
+        raise ValueError(
+            f"expected {num_players - 1} opponents (one per other seat) or one for all, "
+            f"got {len(listed)}"
+        )
+    return listed
+
+
+def slot_generator(seed: int, slot: int, episode: int, stream: int = 0) -> np.random.Generator:
+    """The generator the batch uses for (slot, episode, stream): 0 deals the game, 1 + s is the
+    bot in seat s, 7 draws the learner's seat."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(slot, episode, stream)))
+
+
+def set_generator_state(rng: np.random.Generator, after: tuple[Any, ...]) -> None:
+    """Set a PCG64 generator to the state tuple a core hands back (a bot's generator)."""
+    state, inc, has_uint32, uinteger = after
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": inc},
+        "has_uint32": has_uint32,
+        "uinteger": uinteger,
+    }
 
 
 class NativeTable:

@@ -398,10 +398,10 @@ def au_new_args(**changes: Any) -> list[Any]:
 
 
 def _map(**changes: Any) -> Any:
-    colours, locations = tables(default_data(), 2)[0]
+    colours, locations, water = tables(default_data(), 2)[0]
     colours = changes.get("colours", colours)
     locations = changes.get("locations", locations)
-    return (colours, locations)
+    return (colours, locations, changes.get("water", water))
 
 
 def _components(index: int, value: Any) -> Any:
@@ -427,6 +427,8 @@ BAD_NEW_ARGS = [
     ({"map": "map"}, TypeError, "map"),
     ({"map": _map(colours=(0,) * 23)}, ValueError, "24 integers"),
     ({"map": _map(colours=(6,) * 24)}, ValueError, "colours"),
+    ({"map": _map(water=(2,) * 24)}, ValueError, "water"),
+    ({"map": _map(water=(0,) * 23)}, ValueError, "water"),
     ({"map": _map(locations=())}, ValueError, "1..64"),
     ({"map": _map(locations=LOCATIONS * 2)}, ValueError, "1..64"),
     ({"map": _map(locations=((2, (0, 1)),))}, ValueError, "kind"),

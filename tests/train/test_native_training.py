@@ -260,6 +260,34 @@ def test_a_tiny_clockwork_run_trains_in_the_core(tmp_path: Path) -> None:
     assert not result.errors, result.errors
 
 
+def test_a_tiny_australia_run_trains_in_the_core(tmp_path: Path) -> None:
+    """``vec_env: native`` for Australia: the league's bots in the core, its snapshots as batched
+    external policies; the run checkpoints, evaluates and its policy plays legal moves."""
+    config = native_config(
+        tmp_path,
+        game="australia",
+        total_timesteps=512,
+        max_turns=400,
+        league={
+            "bots": {"heuristic": 0.5, "greedy": 0.2},
+            "self_play": 0.3,
+            "pool_size": 2,
+            "snapshot_every_steps": 256,
+            "refresh_every_steps": 256,
+        },
+    )
+    assert config.vec_env == "native" and config.game == "australia"
+    run = train(config, progress_bar=False, log=lambda text: None)
+    state = read_state(run.run_dir)
+    assert state is not None and state.num_timesteps == 512
+    assert [r["step"] for r in evaluation_rows(run.run_dir)] == [256, 512]
+    assert run.final_model is not None
+    result = run_arena(
+        [f"ppo:path={run.final_model}", "random"], 2, seed=3, workers=1, game="australia"
+    )
+    assert not result.errors, result.errors
+
+
 def test_every_game_with_a_native_vec_env_may_train_on_it() -> None:
     from agents.training.config import NATIVE_VEC_ENV_GAMES
     from agents.training.native_league import league_vec_env_class

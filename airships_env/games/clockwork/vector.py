@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine import ACTION_NAMES, NUM_ACTIONS, ClockworkData
 from airships_env.games.clockwork.engine.model import RulesOptions
-from airships_env.native.clockwork import BOTS, HEURISTIC_THRESHOLD, ClockworkBatch, Opponent
+from airships_env.native.clockwork import BOTS, HEURISTIC_THRESHOLD, ClockworkBatch
+from airships_env.native.table import Opponent
 from airships_env.policy import Decision
 from airships_env.vector import BatchVecEnv, OpponentSpec, parse_bot_spec
 

@@ -84,6 +84,7 @@ enum { AU_OK = 0, AU_ILLEGAL = 1 };
 typedef struct {
     /* the map (data.Region, data.Location) */
     int8_t region_colour[AU_NUM_REGIONS];
+    int8_t region_water[AU_NUM_REGIONS]; /* 1: a water region (the observation's) */
     int8_t num_locations;
     int8_t location_ship[AU_MAX_LOCATIONS];                            /* 1: a ship (P3) */
     int8_t location_num_regions[AU_MAX_LOCATIONS];
@@ -99,6 +100,7 @@ typedef struct {
     uint8_t full_game, recolour_anywhere;
     int16_t stack_cards;
     int64_t max_rounds;
+    double round_scale; /* max_rounds as the nearest double (the observation's ``round``) */
     /* derived as data.py derives them */
     int8_t region_num_locations[AU_NUM_REGIONS];
     int8_t region_locations[AU_NUM_REGIONS][AU_MAX_LOCATIONS]; /* ascending */
@@ -160,5 +162,18 @@ void au_apply_legal(AuGame *game, int action, AuRecord *record);
 void au_action_name(int action, char *out, int size);
 /* The name of a phase (model.PHASE_NAMES). */
 const char *au_phase_name(int phase);
+
+/* -- the observation (observation.py), the bots (agents/bots/australia.py) ------------------ */
+#define AU_OBS_SIZE 1280
+/* Bot kinds (the controller codes of the batch, as Clockwork's). */
+enum { AU_BOT_RANDOM = 1, AU_BOT_GREEDY = 2, AU_BOT_HEURISTIC = 3 };
+
+/* ``seat``'s observation (observation.encode_observation) into ``out`` (AU_OBS_SIZE floats); it
+ * reads only what the seat may see (V1-V3), so the true state gives the view's vector. */
+void au_observe(const AuGame *game, int seat, float *out);
+/* The bot ``kind``'s choice for the seat to act (australia_bots.c): the Python bot's decision,
+ * drawing from ``rng`` (the bot's own generator) exactly when and what it draws. The game must
+ * not be over. */
+int au_bot_action(const AuGame *game, int kind, Rng *rng);
 
 #endif

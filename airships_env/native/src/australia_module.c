@@ -16,10 +16,12 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <string.h>
 
 #include "args.h"
 #include "australia.h"
+#include "australia_binding.h"
 #include "binding.h"
 
 typedef struct {
@@ -56,19 +58,32 @@ static int parse_options(PyObject *options, AuConfig *c, PyObject **stack_cards_
                             &max_rounds) < 0)
         return -1;
     c->max_rounds = max_rounds;
+    /* the observation's round / max_rounds: Python divides the exact integers; the limit as the
+     * nearest double gives the same quotient (exactly so below 2^53) */
+    c->round_scale = PyLong_AsDouble(PyTuple_GET_ITEM(options, 3));
+    if (c->round_scale == -1.0 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        c->round_scale = HUGE_VAL; /* beyond any double: the quotient is 0, as in Python */
+    }
     return 0;
 }
 
 static int parse_map(PyObject *map, AuConfig *c) {
-    if (!PyTuple_Check(map) || PyTuple_GET_SIZE(map) != 2) {
-        PyErr_SetString(PyExc_TypeError, "map must be a tuple (region colours, locations)");
+    if (!PyTuple_Check(map) || PyTuple_GET_SIZE(map) != 3) {
+        PyErr_SetString(PyExc_TypeError,
+                        "map must be a tuple (region colours, locations, water regions)");
         return -1;
     }
-    long colours[AU_NUM_REGIONS];
+    long colours[AU_NUM_REGIONS], water[AU_NUM_REGIONS];
     if (arg_ints(PyTuple_GET_ITEM(map, 0), AU_NUM_REGIONS, 0, AU_NUM_COLOURS - 1,
-                 "map region colours", colours) < 0)
+                 "map region colours", colours) < 0 ||
+        arg_ints(PyTuple_GET_ITEM(map, 2), AU_NUM_REGIONS, 0, 1, "map water regions", water) < 0)
         return -1;
-    for (int r = 0; r < AU_NUM_REGIONS; r++) c->region_colour[r] = (int8_t)colours[r];
+    for (int r = 0; r < AU_NUM_REGIONS; r++) {
+        c->region_colour[r] = (int8_t)colours[r];
+        c->region_water[r] = (int8_t)water[r];
+    }
     PyObject *fast =
         PySequence_Fast(PyTuple_GET_ITEM(map, 1), "map locations: expected a sequence");
     if (!fast) return -1;
@@ -188,8 +203,8 @@ static int parse_components(PyObject *components, int num_players, AuConfig *c) 
 }
 
 /* The rules' parameters for ``num_players`` (the checks of data.py and model.py, again). */
-static int parse_config(PyObject *options, PyObject *map, PyObject *components, int num_players,
-                        AuConfig *c, PyObject **stack_cards_obj) {
+int au_parse_config(PyObject *options, PyObject *map, PyObject *components, int num_players,
+                    AuConfig *c, PyObject **stack_cards_obj) {
     memset(c, 0, sizeof *c);
     if (parse_options(options, c, stack_cards_obj) < 0 || parse_map(map, c) < 0 ||
         parse_components(components, num_players, c) < 0)
@@ -211,7 +226,7 @@ static int parse_config(PyObject *options, PyObject *map, PyObject *components, 
 }
 
 /* new_game's check: every stack is cut from its back's cards. */
-static int check_stack_cards(const AuConfig *c, PyObject *stack_cards_obj) {
+int au_check_stack_cards(const AuConfig *c, PyObject *stack_cards_obj) {
     int smallest = AU_MAX_STACK;
     for (int b = 0; b < AU_NUM_BACKS; b++) {
         int total = 0;
@@ -244,8 +259,8 @@ static PyObject *py_au_new(PyObject *module, PyObject *args) {
     if (arg_int(players_obj, AU_MIN_PLAYERS, AU_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
     AuConfig config;
-    if (parse_config(options, map, components, (int)players, &config, &stack_cards_obj) < 0 ||
-        check_stack_cards(&config, stack_cards_obj) < 0)
+    if (au_parse_config(options, map, components, (int)players, &config, &stack_cards_obj) < 0 ||
+        au_check_stack_cards(&config, stack_cards_obj) < 0)
         return NULL;
     Rng rng;
     if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
@@ -438,7 +453,7 @@ static PyObject *py_au_import(PyObject *module, PyObject *args) {
     AuGameObject *self = au_alloc();
     if (!self) return NULL;
     self->game.num_players = (int8_t)players;
-    if (parse_config(options, map, components, (int)players, &self->game.config,
+    if (au_parse_config(options, map, components, (int)players, &self->game.config,
                      &stack_cards_obj) < 0 ||
         import_state(&self->game, state) < 0) {
         Py_DECREF(self);
@@ -621,9 +636,7 @@ static PyObject *piles_list(const int8_t piles[][AU_MAX_STACK], const int16_t *s
 }
 
 /* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
-static PyObject *AuGame_export(AuGameObject *self, PyObject *unused) {
-    (void)unused;
-    const AuGame *g = &self->game;
+PyObject *au_export_dict(const AuGame *g) {
     int n = g->num_players;
     PyObject *out = PyDict_New();
     if (!out) return NULL;
@@ -664,6 +677,57 @@ static PyObject *AuGame_export(AuGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+static PyObject *AuGame_export(AuGameObject *self, PyObject *unused) {
+    (void)unused;
+    return au_export_dict(&self->game);
+}
+
+/* observe(seat, out): ``seat``'s observation into ``out`` (a writable float32 buffer of
+ * AU_OBS_SIZE items). */
+static PyObject *AuGame_observe(AuGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const char *format = out.format ? out.format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    if (out.itemsize != 4 || format[0] != 'f' || out.len != (Py_ssize_t)AU_OBS_SIZE * 4) {
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items",
+                     AU_OBS_SIZE);
+        return NULL;
+    }
+    au_observe(&self->game, (int)seat, (float *)out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* bot_action(kind, rng_state) -> (action, rng_state after): the native bot ``kind`` (1 random,
+ * 2 greedy, 3 heuristic) choosing for the seat to act with its own generator. */
+static PyObject *AuGame_bot_action(AuGameObject *self, PyObject *args) {
+    PyObject *kind_obj, *rng_obj;
+    if (!PyArg_ParseTuple(args, "OO", &kind_obj, &rng_obj)) return NULL;
+    long kind;
+    if (arg_int(kind_obj, AU_BOT_RANDOM, AU_BOT_HEURISTIC,
+                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
+        return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (self->game.phase == AU_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
+        return NULL;
+    }
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
+        return NULL;
+    }
+    int action = au_bot_action(&self->game, (int)kind, &rng);
+    return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
+}
+
 static PyObject *AuGame_get_current(AuGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.current);
@@ -686,6 +750,10 @@ static PyMethodDef AuGame_methods[] = {
      "apply(action) -> (step, turn, player, action, drawn, revealed, windmill_to, scorings, "
      "game_over)"},
     {"export", (PyCFunction)AuGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
+    {"observe", (PyCFunction)AuGame_observe, METH_VARARGS,
+     "observe(seat, out): the seat's observation into a float32 buffer of AU_OBS_SIZE items."},
+    {"bot_action", (PyCFunction)AuGame_bot_action, METH_VARARGS,
+     "bot_action(kind, rng_state) -> (action, rng_state after)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -723,8 +791,8 @@ static PyObject *py_au_random_games(PyObject *module, PyObject *args) {
         arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
         return NULL;
     AuConfig config;
-    if (parse_config(options, map, components, (int)players, &config, &stack_cards_obj) < 0 ||
-        check_stack_cards(&config, stack_cards_obj) < 0)
+    if (au_parse_config(options, map, components, (int)players, &config, &stack_cards_obj) < 0 ||
+        au_check_stack_cards(&config, stack_cards_obj) < 0)
         return NULL;
     long long actions = 0;
     uint32_t entropy = (uint32_t)seed;
@@ -765,5 +833,7 @@ int australia_register(PyObject *module) {
     Py_INCREF(&AuGameType);
     if (PyModule_AddObject(module, "AustraliaGame", (PyObject *)&AuGameType) < 0) return -1;
     if (PyModule_AddIntConstant(module, "AU_NUM_ACTIONS", AU_NUM_ACTIONS) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "AU_OBS_SIZE", AU_OBS_SIZE) < 0) return -1;
+    if (australia_batch_register(module) < 0) return -1;
     return PyModule_AddFunctions(module, australia_functions);
 }
