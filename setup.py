@@ -36,6 +36,7 @@ setup(
                     "australia.c",
                     "australia_module.c",
                     "nippon.c",
+                    "nippon_obs.c",
                     "nippon_module.c",
                 )
             ],

@@ -31,6 +31,7 @@ from airships_env.games.nippon.engine.errors import ViewError
 from airships_env.games.nippon.engine.model import Phase, RulesOptions
 from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.state import State
+from airships_env.games.nippon.observation import observation_size
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.native.table import NativeTable, deal_generator
@@ -167,6 +168,19 @@ class NativeNipponGame(NativeTable):
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return bool(self._game.game_over)
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation (:func:`~airships_env.games.nippon.observation.
+        encode_observation` of its view, the same bytes), a fresh float32 vector."""
+        size = observation_size(self._game.num_players)
+        if self._game.obs_size != size:  # the encoder refuses it too
+            raise ValueError(
+                f"{self.data.path or self.data.name}: its action spaces and worker rows make a "
+                f"{self._game.obs_size}-value observation, not the layout's {size}"
+            )
+        out = np.empty(size, dtype=np.float32)
+        self._game.observe(seat, out)
+        return out
 
     def apply_action(self, action: Any) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal

@@ -240,4 +240,11 @@ void ni_apply_legal(NiGame *game, int action, NiRecord *record);
 /* The name of a phase (model.Phase.NAMES). */
 const char *ni_phase_name(int phase);
 
+/* -- the observation (nippon_obs.c, observation.py) ----------------------------------------- */
+/* The length of a seat's observation: its pieces follow the game's action spaces and rows. */
+int ni_obs_size(const NiGame *game);
+/* ``seat``'s observation (observation.encode_observation) into ``out`` (ni_obs_size floats);
+ * the seat must be in range (the binding checks). */
+void ni_observe(const NiGame *game, int seat, float *out);
+
 #endif

@@ -807,6 +807,35 @@ static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+/* observe(seat, out): ``seat``'s observation into ``out``, a writable C-contiguous float32
+ * buffer of exactly obs_size items (the game's layout: its data file's spaces and rows). */
+static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const char *format = out.format ? out.format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    int size = ni_obs_size(&self->game);
+    if (out.itemsize != 4 || format[0] != 'f' || format[1] != '\0' ||
+        out.len != (Py_ssize_t)size * 4) {
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items", size);
+        return NULL;
+    }
+    ni_observe(&self->game, (int)seat, (float *)out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *NiGame_get_obs_size(NiGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(ni_obs_size(&self->game));
+}
+
 static PyObject *NiGame_get_current(NiGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.current);
@@ -832,6 +861,8 @@ static PyMethodDef NiGame_methods[] = {
     {"legal_actions", (PyCFunction)NiGame_legal_actions, METH_NOARGS, "The legal actions, sorted."},
     {"apply", (PyCFunction)NiGame_apply, METH_O, "apply(action) -> (action, seat, draws)"},
     {"export", (PyCFunction)NiGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
+    {"observe", (PyCFunction)NiGame_observe, METH_VARARGS,
+     "observe(seat, out): the seat's observation into a float32 buffer of obs_size items."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -840,6 +871,7 @@ static PyGetSetDef NiGame_getset[] = {
     {"phase", (getter)NiGame_get_phase, NULL, "The phase (0 turn .. 14 over).", NULL},
     {"num_players", (getter)NiGame_get_num_players, NULL, "The number of players.", NULL},
     {"game_over", (getter)NiGame_get_game_over, NULL, "True once the game is over.", NULL},
+    {"obs_size", (getter)NiGame_get_obs_size, NULL, "The length of a seat's observation.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
