@@ -37,6 +37,7 @@ setup(
                     "australia_module.c",
                     "nippon.c",
                     "nippon_obs.c",
+                    "nippon_bots.c",
                     "nippon_module.c",
                 )
             ],

@@ -32,13 +32,23 @@ from airships_env.games.nippon.engine.model import Phase, RulesOptions
 from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.state import State
 from airships_env.games.nippon.observation import observation_size
+from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.native.table import NativeTable, deal_generator
 
-__all__ = ["NativeNipponGame", "pack_options", "random_games", "tables"]
+__all__ = ["BOTS", "BotMemory", "NativeNipponGame", "pack_options", "random_games", "tables"]
 
 Options = tuple[bool, bool, bool, bool]
+#: the native bots: their code in the core and their weights (agents/bots/nippon.py's bots)
+BOTS: dict[str, tuple[int, Weights]] = {
+    "random": (1, GREEDY),  # the random bot reads no weights
+    "greedy": (2, GREEDY),
+    "heuristic": (3, HEURISTIC),
+}
+#: what a bot carries between decisions: the rest of its turn's plan, and the (turn, seat) it is for
+BotMemory = tuple[tuple[int, ...], int, int]
+NO_PLAN: BotMemory = ((), -1, -1)
 
 
 def pack_options(options: RulesOptions) -> Options:
@@ -181,6 +191,35 @@ class NativeNipponGame(NativeTable):
         out = np.empty(size, dtype=np.float32)
         self._game.observe(seat, out)
         return out
+
+    def bot_action(
+        self, bot: str, rng: np.random.Generator, memory: BotMemory = NO_PLAN
+    ) -> tuple[int, BotMemory]:
+        """The native ``bot``'s choice for the seat to act and its memory after it, drawing from
+        ``rng`` (advanced as the Python bot advances its generator); ``memory`` is the Python
+        bot's ``(_plan, *_plan_key)``: the Python bot's decision and plan."""
+        entry = BOTS.get(bot)
+        if entry is None:
+            raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+        code, weights = entry
+        action, after, (plan, key_turn, key_seat) = self._game.bot_action(
+            code, rng_state(rng), packed(weights), memory
+        )
+        state, inc, has_uint32, uinteger = after
+        bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        return int(action), (tuple(plan), key_turn, key_seat)
+
+    def evaluate(self, seat: int, weights: Weights) -> float:
+        """The position's worth to ``seat`` under ``weights`` (agents.bots.nippon.evaluate)."""
+        return float(self._game.evaluate(seat, packed(weights)))
 
     def apply_action(self, action: Any) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal

@@ -831,6 +831,97 @@ static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The weights tuple (NiBotWeights' fields in order, growth last): 29 finite floats. */
+static int parse_weights(PyObject *obj, NiBotWeights *w) {
+    enum { N = 29 };
+    PyObject *t = tuple_of(obj, N, "weights");
+    if (!t) return -1;
+    double v[N];
+    for (int i = 0; i < N; i++) {
+        v[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) return -1;
+        if (!(v[i] - v[i] == 0.0)) {
+            PyErr_Format(PyExc_ValueError, "weights: item %d is not a finite number", i);
+            return -1;
+        }
+    }
+    double *fields[] = {&w->yen, &w->coal, &w->money_step, &w->coal_step, &w->knowledge,
+                        &w->blueprint, &w->factory, &w->machine, &w->cube, &w->piece,
+                        &w->influence, &w->colour, &w->achievements};
+    for (int i = 0; i < 13; i++) *fields[i] = v[i];
+    w->planning = v[13] != 0.0;
+    double *rest[] = {&w->majority, &w->later_phase, &w->reward_level, &w->turns_per_step,
+                      &w->turns_per_consolidation, &w->contract_cube};
+    for (int i = 0; i < 6; i++) *rest[i] = v[14 + i];
+    for (int i = 0; i < NI_NUM_ACH_KINDS; i++) w->growth[i] = v[20 + i];
+    return 0;
+}
+
+/* bot_action(kind, rng_state, weights, memory) -> (action, rng_state after, memory after): the
+ * native bot ``kind`` (1 random, 2 greedy, 3 heuristic) choosing for the seat to act with its own
+ * generator; ``memory`` is (plan, key_turn, key_seat), the Python bot's _plan and _plan_key. */
+static PyObject *NiGame_bot_action(NiGameObject *self, PyObject *args) {
+    PyObject *kind_obj, *rng_obj, *weights_obj, *memory_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &kind_obj, &rng_obj, &weights_obj, &memory_obj))
+        return NULL;
+    long kind;
+    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
+                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
+        return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    PyObject *memory = tuple_of(memory_obj, 3, "memory (plan, key_turn, key_seat)");
+    if (!memory) return NULL;
+    NiBotMemory m;
+    long plan[NI_BOT_PLAN];
+    int len = arg_int_list(PyTuple_GET_ITEM(memory, 0), NI_BOT_PLAN, 0, NI_NUM_ACTIONS - 1,
+                           "memory: plan", plan);
+    if (len < 0) return NULL;
+    long key_turn, key_seat;
+    if (arg_int(PyTuple_GET_ITEM(memory, 1), -1, INT32_MAX, "memory: key_turn", &key_turn) < 0 ||
+        arg_int(PyTuple_GET_ITEM(memory, 2), -1, NI_MAX_PLAYERS - 1, "memory: key_seat",
+                &key_seat) < 0)
+        return NULL;
+    for (int i = 0; i < len; i++) m.plan[i] = (int16_t)plan[i];
+    m.len = len;
+    m.key_turn = (int32_t)key_turn;
+    m.key_seat = (int8_t)key_seat;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (self->game.game_over) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
+        return NULL;
+    }
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
+        return NULL;
+    }
+    if (kind != NI_BOT_RANDOM && weights.planning && self->game.config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    int action = ni_bot_action(&self->game, (int)kind, &weights, &rng, &m);
+    PyObject *rest = int_list(m.plan, m.len, 2);
+    if (!rest) return NULL;
+    return Py_BuildValue("(iN(Nil))", action, rng_to_tuple(&rng), rest, (long)m.key_turn,
+                         (long)m.key_seat);
+}
+
+/* evaluate(seat, weights) -> the position's worth to ``seat`` (agents.bots.nippon.evaluate). */
+static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *weights_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &weights_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (weights.planning && self->game.config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    return PyFloat_FromDouble(ni_evaluate(&self->game, (int)seat, &weights));
+}
+
 static PyObject *NiGame_get_obs_size(NiGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(ni_obs_size(&self->game));
@@ -863,6 +954,10 @@ static PyMethodDef NiGame_methods[] = {
     {"export", (PyCFunction)NiGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
     {"observe", (PyCFunction)NiGame_observe, METH_VARARGS,
      "observe(seat, out): the seat's observation into a float32 buffer of obs_size items."},
+    {"bot_action", (PyCFunction)NiGame_bot_action, METH_VARARGS,
+     "bot_action(kind, rng_state, weights, memory) -> (action, rng_state, memory)."},
+    {"evaluate", (PyCFunction)NiGame_evaluate, METH_VARARGS,
+     "evaluate(seat, weights) -> the position's worth to the seat."},
     {NULL, NULL, 0, NULL},
 };
 
