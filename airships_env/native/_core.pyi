@@ -191,6 +191,15 @@ def ni_new(
 def ni_import(
     options: NipponOptions, tables: tuple[Any, ...], state: dict[str, Any]
 ) -> NipponGame: ...
+def ni_bot_decisions(
+    kind: int,
+    num_players: int,
+    games: int,
+    seed: int,
+    options: NipponOptions,
+    tables: tuple[Any, ...],
+    weights: tuple[float, ...],
+) -> int: ...
 def ni_random_games(
     num_players: int, games: int, seed: int, options: NipponOptions, tables: tuple[Any, ...]
 ) -> int: ...

@@ -37,14 +37,22 @@ from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.native.table import NativeTable, deal_generator
 
-__all__ = ["BOTS", "BotMemory", "NativeNipponGame", "pack_options", "random_games", "tables"]
+__all__ = [
+    "BOTS",
+    "BotMemory",
+    "NativeNipponGame",
+    "bot_decisions",
+    "pack_options",
+    "random_games",
+    "tables",
+]
 
 Options = tuple[bool, bool, bool, bool]
-#: the native bots: their code in the core and their weights (agents/bots/nippon.py's bots)
-BOTS: dict[str, tuple[int, Weights]] = {
-    "random": (1, GREEDY),  # the random bot reads no weights
-    "greedy": (2, GREEDY),
-    "heuristic": (3, HEURISTIC),
+#: the native bots: their code in the core and their weights, packed once (agents/bots/nippon.py)
+BOTS: dict[str, tuple[int, tuple[float, ...]]] = {
+    "random": (1, packed(GREEDY)),  # the random bot reads no weights
+    "greedy": (2, packed(GREEDY)),
+    "heuristic": (3, packed(HEURISTIC)),
 }
 #: what a bot carries between decisions: the rest of its turn's plan, and the (turn, seat) it is for
 BotMemory = tuple[tuple[int, ...], int, int]
@@ -123,6 +131,36 @@ def random_games(
     packed = tables(data if data is not None else default_data())
     played: int = require().ni_random_games(players, games, seed, pack_options(options), packed)
     return played
+
+
+def bot_decisions(
+    bot: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: NipponData | None = None,
+) -> int:
+    """Whole games between copies of one native bot in the core alone (the bots' benchmark);
+    returns the decisions made. Game g deals from ``SeedSequence(seed, spawn_key=(g, 0))`` and
+    the bot in seat s draws from ``(g, 1 + s)``."""
+    entry = BOTS.get(bot)
+    if entry is None:
+        raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+    players = _check_players(num_players)
+    rules = options if options is not None else RulesOptions()
+    code, weights = entry
+    decisions: int = require().ni_bot_decisions(
+        code,
+        players,
+        games,
+        seed,
+        pack_options(rules),
+        tables(data if data is not None else default_data()),
+        weights,
+    )
+    return decisions
 
 
 class NativeNipponGame(NativeTable):
@@ -206,7 +244,7 @@ class NativeNipponGame(NativeTable):
             raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
         code, weights = entry
         action, after, (plan, key_turn, key_seat) = self._game.bot_action(
-            code, rng_state(rng), packed(weights), memory
+            code, rng_state(rng), weights, memory
         )
         state, inc, has_uint32, uinteger = after
         bit_generator.state = {

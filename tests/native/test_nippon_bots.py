@@ -19,7 +19,7 @@ from airships_env.games.nippon import GAME
 from airships_env.games.nippon.engine import NipponData, Phase, RulesOptions, new_game, parse_data
 from airships_env.games.nippon.weights import GREEDY, HEURISTIC, packed
 from airships_env.native.convert import rng_state
-from airships_env.native.nippon import NO_PLAN, NativeNipponGame
+from airships_env.native.nippon import NO_PLAN, NativeNipponGame, bot_decisions
 from airships_env.policy import Decision, RandomPolicy
 from tests.native.test_nippon_native import OPTION_CASES, edited_text
 
@@ -139,3 +139,34 @@ def test_bad_arguments_are_python_exceptions() -> None:
         core.bot_action(2, None, weights, NO_PLAN)
     with pytest.raises(ValueError, match="seat"):
         native.evaluate(2, GREEDY)
+
+
+@pytest.mark.parametrize(("bot", "players"), [("random", 3), ("greedy", 2), ("heuristic", 4)])
+def test_the_benchmark_games_are_the_python_bots_games(bot: str, players: int) -> None:
+    """ni_bot_decisions (the bots' benchmark) plays the Python bots' games from the same seeds:
+    game g deals from SeedSequence(seed, spawn_key=(g, 0)), seat s draws from (g, 1 + s)."""
+    made = 0
+    for game in range(2):
+        deal = np.random.SeedSequence(17, spawn_key=(game, 0))
+        state = new_game(players, rng=np.random.default_rng(deal))
+        bots = []
+        for seat in range(players):
+            policy = MAKERS[bot]()
+            seats = np.random.SeedSequence(17, spawn_key=(game, 1 + seat))
+            policy.reset(seat, players, np.random.default_rng(seats))
+            bots.append(policy)
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_player].act(Decision.for_game(GAME, state)))
+            made += 1
+    assert bot_decisions(bot, players, 2, 17) == made
+    assert GAME.native_bot_decisions(bot, players, 2, 17) == made
+
+
+def test_the_benchmark_refuses_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="unknown native bot"):
+        bot_decisions("mcts", 2, 1, 0)
+    with pytest.raises(ValueError, match="2, 3 or 4"):
+        bot_decisions("greedy", 5, 1, 0)
+    for games, seed in ((-1, 0), (1, -1), (1, 2**32)):
+        with pytest.raises(ValueError):
+            bot_decisions("greedy", 2, games, seed)

@@ -1024,9 +1024,71 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
+/* ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions: whole
+ * games between copies of the native bot ``kind`` in the core alone (the bots' benchmark), the GIL
+ * released. Game g deals (and draws its bag) from SeedSequence(seed, spawn_key=(g, 0)); the bot
+ * in seat s draws from (g, 1 + s) and keeps its own plan. */
+static PyObject *py_ni_bot_decisions(PyObject *module, PyObject *args) {
+    PyObject *kind_obj, *players_obj, *games_obj, *seed_obj, *options, *tables, *weights_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &kind_obj, &players_obj, &games_obj, &seed_obj,
+                          &options, &tables, &weights_obj))
+        return NULL;
+    long kind, players, games, seed;
+    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
+                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0 ||
+        arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0 ||
+        arg_int(games_obj, 0, 1L << 30, "games", &games) < 0 ||
+        arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
+        return NULL;
+    NiConfig config;
+    if (parse_config(options, tables, &config) < 0) return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (kind != NI_BOT_RANDOM && weights.planning && config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    long long decisions = 0;
+    uint32_t entropy = (uint32_t)seed;
+    NiGame *game = PyMem_Malloc(sizeof *game);
+    NiBotMemory *memory = PyMem_Malloc(sizeof *memory * NI_MAX_PLAYERS);
+    if (!game || !memory) {
+        PyMem_Free(game);
+        PyMem_Free(memory);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (long g = 0; g < games; g++) {
+        Rng deal, seat_rng[NI_MAX_PLAYERS];
+        uint32_t spawn[2] = {(uint32_t)g, 0};
+        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
+        for (int s = 0; s < players; s++) {
+            spawn[1] = 1u + (uint32_t)s;
+            rng_seed_sequence(&seat_rng[s], &entropy, 1, spawn, 2);
+            memory[s].len = 0;
+            memory[s].key_turn = -1;
+            memory[s].key_seat = -1;
+        }
+        ni_new_game(game, &config, (int)players, &deal);
+        for (long steps = 0; !game->game_over && steps < NI_RANDOM_GAME_STEPS; steps++) {
+            int seat = game->current;
+            int action = ni_bot_action(game, (int)kind, &weights, &seat_rng[seat], &memory[seat]);
+            ni_apply_legal(game, action, NULL);
+            decisions++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(game);
+    PyMem_Free(memory);
+    return PyLong_FromLongLong(decisions);
+}
+
 static PyMethodDef nippon_functions[] = {
     {"ni_random_games", py_ni_random_games, METH_VARARGS,
      "ni_random_games(num_players, games, seed, options, tables) -> actions applied"},
+    {"ni_bot_decisions", py_ni_bot_decisions, METH_VARARGS,
+     "ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions"},
     {"ni_new", py_ni_new, METH_VARARGS,
      "ni_new(num_players, rng_state, options, tables) -> NipponGame"},
     {"ni_import", py_ni_import, METH_VARARGS, "ni_import(options, tables, state_dict) -> NipponGame"},
