@@ -39,6 +39,8 @@ setup(
                     "australia_batch.c",
                     "australia_module.c",
                     "nippon.c",
+                    "nippon_obs.c",
+                    "nippon_bots.c",
                     "nippon_module.c",
                 )
             ],

@@ -201,10 +201,20 @@ class NipponGame:
     phase: int
     num_players: int
     game_over: bool
+    obs_size: int
     def clone(self) -> NipponGame: ...
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: int) -> tuple[int, int, tuple[int, ...]]: ...
     def export(self) -> dict[str, Any]: ...
+    def observe(self, seat: int, out: Any) -> None: ...
+    def bot_action(
+        self,
+        kind: int,
+        rng: RngState | None,
+        weights: tuple[float, ...],
+        memory: tuple[tuple[int, ...], int, int],
+    ) -> tuple[int, tuple[int, int, int, int], tuple[list[int], int, int]]: ...
+    def evaluate(self, seat: int, weights: tuple[float, ...]) -> float: ...
 
 def ni_new(
     num_players: int, rng: RngState, options: NipponOptions, tables: tuple[Any, ...]
@@ -212,6 +222,15 @@ def ni_new(
 def ni_import(
     options: NipponOptions, tables: tuple[Any, ...], state: dict[str, Any]
 ) -> NipponGame: ...
+def ni_bot_decisions(
+    kind: int,
+    num_players: int,
+    games: int,
+    seed: int,
+    options: NipponOptions,
+    tables: tuple[Any, ...],
+    weights: tuple[float, ...],
+) -> int: ...
 def ni_random_games(
     num_players: int, games: int, seed: int, options: NipponOptions, tables: tuple[Any, ...]
 ) -> int: ...

@@ -31,13 +31,32 @@ from airships_env.games.nippon.engine.errors import ViewError
 from airships_env.games.nippon.engine.model import Phase, RulesOptions
 from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.state import State
+from airships_env.games.nippon.observation import observation_size
+from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state
 from airships_env.native.table import NativeTable, deal_generator
 
-__all__ = ["NativeNipponGame", "pack_options", "random_games", "tables"]
+__all__ = [
+    "BOTS",
+    "BotMemory",
+    "NativeNipponGame",
+    "bot_decisions",
+    "pack_options",
+    "random_games",
+    "tables",
+]
 
 Options = tuple[bool, bool, bool, bool]
+#: the native bots: their code in the core and their weights, packed once (agents/bots/nippon.py)
+BOTS: dict[str, tuple[int, tuple[float, ...]]] = {
+    "random": (1, packed(GREEDY)),  # the random bot reads no weights
+    "greedy": (2, packed(GREEDY)),
+    "heuristic": (3, packed(HEURISTIC)),
+}
+#: what a bot carries between decisions: the rest of its turn's plan, and the (turn, seat) it is for
+BotMemory = tuple[tuple[int, ...], int, int]
+NO_PLAN: BotMemory = ((), -1, -1)
 
 
 def pack_options(options: RulesOptions) -> Options:
@@ -114,6 +133,36 @@ def random_games(
     return played
 
 
+def bot_decisions(
+    bot: str,
+    num_players: int,
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    data: NipponData | None = None,
+) -> int:
+    """Whole games between copies of one native bot in the core alone (the bots' benchmark);
+    returns the decisions made. Game g deals from ``SeedSequence(seed, spawn_key=(g, 0))`` and
+    the bot in seat s draws from ``(g, 1 + s)``."""
+    entry = BOTS.get(bot)
+    if entry is None:
+        raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+    players = _check_players(num_players)
+    rules = options if options is not None else RulesOptions()
+    code, weights = entry
+    decisions: int = require().ni_bot_decisions(
+        code,
+        players,
+        games,
+        seed,
+        pack_options(rules),
+        tables(data if data is not None else default_data()),
+        weights,
+    )
+    return decisions
+
+
 class NativeNipponGame(NativeTable):
     """One Nippon game in the native core, with the engine's vocabulary.
 
@@ -167,6 +216,48 @@ class NativeNipponGame(NativeTable):
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return bool(self._game.game_over)
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation (:func:`~airships_env.games.nippon.observation.
+        encode_observation` of its view, the same bytes), a fresh float32 vector."""
+        size = observation_size(self._game.num_players)
+        if self._game.obs_size != size:  # the encoder refuses it too
+            raise ValueError(
+                f"{self.data.path or self.data.name}: its action spaces and worker rows make a "
+                f"{self._game.obs_size}-value observation, not the layout's {size}"
+            )
+        out = np.empty(size, dtype=np.float32)
+        self._game.observe(seat, out)
+        return out
+
+    def bot_action(
+        self, bot: str, rng: np.random.Generator, memory: BotMemory = NO_PLAN
+    ) -> tuple[int, BotMemory]:
+        """The native ``bot``'s choice for the seat to act and its memory after it, drawing from
+        ``rng`` (advanced as the Python bot advances its generator); ``memory`` is the Python
+        bot's ``(_plan, *_plan_key)``: the Python bot's decision and plan."""
+        entry = BOTS.get(bot)
+        if entry is None:
+            raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
+        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+        if not isinstance(bit_generator, np.random.PCG64):
+            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+        code, weights = entry
+        action, after, (plan, key_turn, key_seat) = self._game.bot_action(
+            code, rng_state(rng), weights, memory
+        )
+        state, inc, has_uint32, uinteger = after
+        bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        return int(action), (tuple(plan), key_turn, key_seat)
+
+    def evaluate(self, seat: int, weights: Weights) -> float:
+        """The position's worth to ``seat`` under ``weights`` (agents.bots.nippon.evaluate)."""
+        return float(self._game.evaluate(seat, packed(weights)))
 
     def apply_action(self, action: Any) -> ActionRecord:
         """Apply a legal action and return its record, as the Python engine does; an illegal

@@ -78,6 +78,14 @@ class NipponGame(PythonGame):
 
         return random_games(num_players, games, seed)
 
+    def native_bot_decisions(self, bot: str, num_players: int, games: int, seed: int) -> int:
+        """Whole games between copies of the native ``bot`` in the core alone (the bots'
+        benchmark); returns the decisions made (:func:`airships_env.native.nippon.
+        bot_decisions`)."""
+        from airships_env.native.nippon import bot_decisions
+
+        return bot_decisions(bot, num_players, games, seed)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

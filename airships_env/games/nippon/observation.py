@@ -206,6 +206,12 @@ class _Plan:
             take(at + 5, 50)  # ship VP scored
             at += 6
             assert at <= self.players + (k + 1) * PLAYER_SIZE
+        if self.players + n * PLAYER_SIZE != self.size:  # the pieces would not line up
+            raise ValueError(
+                f"{s.data.path or s.data.name}: {len(s.spaces)} action spaces and {rows} worker"
+                f" rows for {n} players do not fit Nippon's observation layout (sized for 5 and"
+                f" {default_data().num_rows(n)})"
+            )
         self.player_goods = goods
         #: factory tile -> its coal cost; the last entry (tile -1: none) 0
         self.coal_cost = (*(f.coal for f in s.data.factories), 0)

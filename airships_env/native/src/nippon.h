@@ -240,4 +240,41 @@ void ni_apply_legal(NiGame *game, int action, NiRecord *record);
 /* The name of a phase (model.Phase.NAMES). */
 const char *ni_phase_name(int phase);
 
+/* -- the observation (nippon_obs.c, observation.py) ----------------------------------------- */
+/* The length of a seat's observation: its pieces follow the game's action spaces and rows. */
+int ni_obs_size(const NiGame *game);
+/* ``seat``'s observation (observation.encode_observation) into ``out`` (ni_obs_size floats);
+ * the seat must be in range (the binding checks). */
+void ni_observe(const NiGame *game, int seat, float *out);
+
+/* -- the bots (nippon_bots.c, agents/bots/nippon.py) ---------------------------------------- */
+enum { NI_BOT_RANDOM = 1, NI_BOT_GREEDY = 2, NI_BOT_HEURISTIC = 3 };
+#define NI_BOT_PLAN 256
+
+/* The evaluation's weights (airships_env/games/nippon/weights.py's Weights, in its order, then
+ * the heuristic's growth per achievement kind, in ACHIEVEMENT_KINDS order). */
+typedef struct {
+    double yen, coal, money_step, coal_step, knowledge, blueprint, factory, machine, cube, piece;
+    double influence, colour, achievements;
+    int planning;
+    double majority, later_phase, reward_level, turns_per_step, turns_per_consolidation;
+    double contract_cube, growth[NI_NUM_ACH_KINDS];
+} NiBotWeights;
+
+/* What a bot carries from one decision to the next: the rest of its turn's plan and its key. */
+typedef struct {
+    int16_t plan[NI_BOT_PLAN];
+    int len;
+    int32_t key_turn;
+    int8_t key_seat;
+} NiBotMemory;
+
+/* The position's worth to seat ``p`` (agents.bots.nippon.evaluate); colour_cost must not be 0
+ * when ``planning`` (the binding checks). */
+double ni_evaluate(const NiGame *game, int p, const NiBotWeights *weights);
+/* The bot ``kind``'s choice for the seat to act (the game not over), drawing from ``rng`` and
+ * updating ``memory`` as the Python bot does; ``weights`` unused by the random bot. */
+int ni_bot_action(const NiGame *game, int kind, const NiBotWeights *weights, Rng *rng,
+                  NiBotMemory *memory);
+
 #endif

@@ -807,6 +807,126 @@ static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+/* observe(seat, out): ``seat``'s observation into ``out``, a writable C-contiguous float32
+ * buffer of exactly obs_size items (the game's layout: its data file's spaces and rows). */
+static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const char *format = out.format ? out.format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    int size = ni_obs_size(&self->game);
+    if (out.itemsize != 4 || format[0] != 'f' || format[1] != '\0' ||
+        out.len != (Py_ssize_t)size * 4) {
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items", size);
+        return NULL;
+    }
+    ni_observe(&self->game, (int)seat, (float *)out.buf);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+/* The weights tuple (NiBotWeights' fields in order, growth last): 29 finite floats. */
+static int parse_weights(PyObject *obj, NiBotWeights *w) {
+    enum { N = 29 };
+    PyObject *t = tuple_of(obj, N, "weights");
+    if (!t) return -1;
+    double v[N];
+    for (int i = 0; i < N; i++) {
+        v[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(t, i));
+        if (v[i] == -1.0 && PyErr_Occurred()) return -1;
+        if (!(v[i] - v[i] == 0.0)) {
+            PyErr_Format(PyExc_ValueError, "weights: item %d is not a finite number", i);
+            return -1;
+        }
+    }
+    double *fields[] = {&w->yen, &w->coal, &w->money_step, &w->coal_step, &w->knowledge,
+                        &w->blueprint, &w->factory, &w->machine, &w->cube, &w->piece,
+                        &w->influence, &w->colour, &w->achievements};
+    for (int i = 0; i < 13; i++) *fields[i] = v[i];
+    w->planning = v[13] != 0.0;
+    double *rest[] = {&w->majority, &w->later_phase, &w->reward_level, &w->turns_per_step,
+                      &w->turns_per_consolidation, &w->contract_cube};
+    for (int i = 0; i < 6; i++) *rest[i] = v[14 + i];
+    for (int i = 0; i < NI_NUM_ACH_KINDS; i++) w->growth[i] = v[20 + i];
+    return 0;
+}
+
+/* bot_action(kind, rng_state, weights, memory) -> (action, rng_state after, memory after): the
+ * native bot ``kind`` (1 random, 2 greedy, 3 heuristic) choosing for the seat to act with its own
+ * generator; ``memory`` is (plan, key_turn, key_seat), the Python bot's _plan and _plan_key. */
+static PyObject *NiGame_bot_action(NiGameObject *self, PyObject *args) {
+    PyObject *kind_obj, *rng_obj, *weights_obj, *memory_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &kind_obj, &rng_obj, &weights_obj, &memory_obj))
+        return NULL;
+    long kind;
+    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
+                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
+        return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    PyObject *memory = tuple_of(memory_obj, 3, "memory (plan, key_turn, key_seat)");
+    if (!memory) return NULL;
+    NiBotMemory m;
+    long plan[NI_BOT_PLAN];
+    int len = arg_int_list(PyTuple_GET_ITEM(memory, 0), NI_BOT_PLAN, 0, NI_NUM_ACTIONS - 1,
+                           "memory: plan", plan);
+    if (len < 0) return NULL;
+    long key_turn, key_seat;
+    if (arg_int(PyTuple_GET_ITEM(memory, 1), -1, INT32_MAX, "memory: key_turn", &key_turn) < 0 ||
+        arg_int(PyTuple_GET_ITEM(memory, 2), -1, NI_MAX_PLAYERS - 1, "memory: key_seat",
+                &key_seat) < 0)
+        return NULL;
+    for (int i = 0; i < len; i++) m.plan[i] = (int16_t)plan[i];
+    m.len = len;
+    m.key_turn = (int32_t)key_turn;
+    m.key_seat = (int8_t)key_seat;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (self->game.game_over) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
+        return NULL;
+    }
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
+        return NULL;
+    }
+    if (kind != NI_BOT_RANDOM && weights.planning && self->game.config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    int action = ni_bot_action(&self->game, (int)kind, &weights, &rng, &m);
+    PyObject *rest = int_list(m.plan, m.len, 2);
+    if (!rest) return NULL;
+    return Py_BuildValue("(iN(Nil))", action, rng_to_tuple(&rng), rest, (long)m.key_turn,
+                         (long)m.key_seat);
+}
+
+/* evaluate(seat, weights) -> the position's worth to ``seat`` (agents.bots.nippon.evaluate). */
+static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *weights_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &weights_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (weights.planning && self->game.config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    return PyFloat_FromDouble(ni_evaluate(&self->game, (int)seat, &weights));
+}
+
+static PyObject *NiGame_get_obs_size(NiGameObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(ni_obs_size(&self->game));
+}
+
 static PyObject *NiGame_get_current(NiGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.current);
@@ -832,6 +952,12 @@ static PyMethodDef NiGame_methods[] = {
     {"legal_actions", (PyCFunction)NiGame_legal_actions, METH_NOARGS, "The legal actions, sorted."},
     {"apply", (PyCFunction)NiGame_apply, METH_O, "apply(action) -> (action, seat, draws)"},
     {"export", (PyCFunction)NiGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
+    {"observe", (PyCFunction)NiGame_observe, METH_VARARGS,
+     "observe(seat, out): the seat's observation into a float32 buffer of obs_size items."},
+    {"bot_action", (PyCFunction)NiGame_bot_action, METH_VARARGS,
+     "bot_action(kind, rng_state, weights, memory) -> (action, rng_state, memory)."},
+    {"evaluate", (PyCFunction)NiGame_evaluate, METH_VARARGS,
+     "evaluate(seat, weights) -> the position's worth to the seat."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -840,6 +966,7 @@ static PyGetSetDef NiGame_getset[] = {
     {"phase", (getter)NiGame_get_phase, NULL, "The phase (0 turn .. 14 over).", NULL},
     {"num_players", (getter)NiGame_get_num_players, NULL, "The number of players.", NULL},
     {"game_over", (getter)NiGame_get_game_over, NULL, "True once the game is over.", NULL},
+    {"obs_size", (getter)NiGame_get_obs_size, NULL, "The length of a seat's observation.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -897,9 +1024,71 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
+/* ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions: whole
+ * games between copies of the native bot ``kind`` in the core alone (the bots' benchmark), the GIL
+ * released. Game g deals (and draws its bag) from SeedSequence(seed, spawn_key=(g, 0)); the bot
+ * in seat s draws from (g, 1 + s) and keeps its own plan. */
+static PyObject *py_ni_bot_decisions(PyObject *module, PyObject *args) {
+    PyObject *kind_obj, *players_obj, *games_obj, *seed_obj, *options, *tables, *weights_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &kind_obj, &players_obj, &games_obj, &seed_obj,
+                          &options, &tables, &weights_obj))
+        return NULL;
+    long kind, players, games, seed;
+    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
+                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0 ||
+        arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0 ||
+        arg_int(games_obj, 0, 1L << 30, "games", &games) < 0 ||
+        arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
+        return NULL;
+    NiConfig config;
+    if (parse_config(options, tables, &config) < 0) return NULL;
+    NiBotWeights weights;
+    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (kind != NI_BOT_RANDOM && weights.planning && config.colour_cost == 0) {
+        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
+        return NULL;
+    }
+    long long decisions = 0;
+    uint32_t entropy = (uint32_t)seed;
+    NiGame *game = PyMem_Malloc(sizeof *game);
+    NiBotMemory *memory = PyMem_Malloc(sizeof *memory * NI_MAX_PLAYERS);
+    if (!game || !memory) {
+        PyMem_Free(game);
+        PyMem_Free(memory);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (long g = 0; g < games; g++) {
+        Rng deal, seat_rng[NI_MAX_PLAYERS];
+        uint32_t spawn[2] = {(uint32_t)g, 0};
+        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
+        for (int s = 0; s < players; s++) {
+            spawn[1] = 1u + (uint32_t)s;
+            rng_seed_sequence(&seat_rng[s], &entropy, 1, spawn, 2);
+            memory[s].len = 0;
+            memory[s].key_turn = -1;
+            memory[s].key_seat = -1;
+        }
+        ni_new_game(game, &config, (int)players, &deal);
+        for (long steps = 0; !game->game_over && steps < NI_RANDOM_GAME_STEPS; steps++) {
+            int seat = game->current;
+            int action = ni_bot_action(game, (int)kind, &weights, &seat_rng[seat], &memory[seat]);
+            ni_apply_legal(game, action, NULL);
+            decisions++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(game);
+    PyMem_Free(memory);
+    return PyLong_FromLongLong(decisions);
+}
+
 static PyMethodDef nippon_functions[] = {
     {"ni_random_games", py_ni_random_games, METH_VARARGS,
      "ni_random_games(num_players, games, seed, options, tables) -> actions applied"},
+    {"ni_bot_decisions", py_ni_bot_decisions, METH_VARARGS,
+     "ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions"},
     {"ni_new", py_ni_new, METH_VARARGS,
      "ni_new(num_players, rng_state, options, tables) -> NipponGame"},
     {"ni_import", py_ni_import, METH_VARARGS, "ni_import(options, tables, state_dict) -> NipponGame"},
