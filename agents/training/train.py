@@ -310,18 +310,29 @@ def pretrain(
     return report
 
 
+#: The tag of the teacher's games' seed stream (:func:`pretrain_seed`).
+PRETRAIN_STREAM = 0x7EAC4E
+
+
+def pretrain_seed(seed: int) -> int:
+    """The seed of a run's teacher (and DAgger) games: a stream apart from ``seed`` itself,
+    whose deals the run's evaluations play (``deal_seed(seed, g)``), so that a clone is never
+    measured on the deals it was trained on."""
+    return int(np.random.SeedSequence([seed, PRETRAIN_STREAM]).generate_state(1)[0])
+
+
 def teacher_games(
     config: TrainConfig, games: int, progress: bool, **student: Any
 ) -> Demonstrations:
     """``games`` games of the config's teacher recorded as its learner sees them (with a
-    ``student`` and a ``first_game``: a DAgger round's)."""
+    ``student`` and a ``first_game``: a DAgger round's), dealt from :func:`pretrain_seed`."""
     settings = config.pretrain
     assert settings.teacher is not None
     return collect_demonstrations(
         settings.teacher,
         config.num_players,
         games,
-        config.seed,
+        pretrain_seed(config.seed),
         reward=config.reward,
         gamma=config.ppo.gamma,
         max_turns=config.max_turns,
