@@ -30,6 +30,7 @@ setup(
                     "clockwork.c",
                     "clockwork_obs.c",
                     "clockwork_bots.c",
+                    "clockwork_view.c",
                     "clockwork_batch.c",
                     "clockwork_module.c",
                     "args.c",

@@ -18,6 +18,7 @@ the Python loader validated, so an edited data file plays in C exactly as in Pyt
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -171,6 +172,18 @@ class NativeClockworkGame(NativeTable):
             winner=winner,
         )
 
+    def view(self, seat: int) -> NativeClockworkGame:
+        """``seat``'s view (the engine's ``state.view(seat)``, field for field), without a
+        generator: a position to search from, never to play on."""
+        return type(self)(self._game.view(seat), self.data, self.options)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> NativeClockworkGame:
+        """A world consistent with ``seat``'s view (the engine's ``view.determinize(rng)``, bit
+        for bit), drawing from ``rng`` (advanced as the engine advances it)."""
+        world, after = self._game.determinize(seat, _pcg64_state(rng))
+        _set_pcg64_state(rng, after)
+        return type(self)(world, self.data, self.options)
+
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation (:func:`~airships_env.games.clockwork.observation.
         encode_observation` of its view), a fresh float32 vector."""
@@ -186,18 +199,28 @@ class NativeClockworkGame(NativeTable):
         code = BOTS.get(bot)
         if code is None:
             raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
-        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
-        if not isinstance(bit_generator, np.random.PCG64):
-            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
-        action, after = self._game.bot_action(code, rng_state(rng), float(threshold))
-        state, inc, has_uint32, uinteger = after
-        bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": state, "inc": inc},
-            "has_uint32": has_uint32,
-            "uinteger": uinteger,
-        }
+        action, after = self._game.bot_action(code, _pcg64_state(rng), float(threshold))
+        _set_pcg64_state(rng, after)
         return int(action)
+
+
+def _pcg64_state(rng: object) -> Any:
+    """The core's tuple of a numpy Generator over PCG64 (a TypeError for anything else)."""
+    bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+    if not isinstance(bit_generator, np.random.PCG64):
+        raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+    return rng_state(rng)  # type: ignore[arg-type]
+
+
+def _set_pcg64_state(rng: np.random.Generator, after: tuple[int, int, int, int]) -> None:
+    """Advance ``rng`` to the state the core left its copy in."""
+    state, inc, has_uint32, uinteger = after
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": state, "inc": inc},
+        "has_uint32": has_uint32,
+        "uinteger": uinteger,
+    }
 
 
 # -- the batch ----------------------------------------------------------------------------------

@@ -674,6 +674,36 @@ static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
 }
 
+/* view(seat) -> ClockworkGame: ``seat``'s view (cw_view), without a generator. */
+static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj;
+    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    CwGameObject *out = cw_alloc();
+    if (out) cw_view(&self->game, (int)seat, &out->game);
+    return (PyObject *)out;
+}
+
+/* determinize(seat, rng_state) -> (ClockworkGame, rng_state after): a world consistent with
+ * ``seat``'s view (cw_determinize), drawn from the generator given. */
+static PyObject *CwGame_determinize(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+        return NULL;
+    }
+    CwGameObject *out = cw_alloc();
+    if (!out) return NULL;
+    cw_determinize(&self->game, (int)seat, &rng, &out->game);
+    return Py_BuildValue("(NN)", (PyObject *)out, rng_to_tuple(&rng));
+}
+
 static PyObject *CwGame_get_actor(CwGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.actor);
@@ -703,6 +733,9 @@ static PyMethodDef CwGame_methods[] = {
     {"export", (PyCFunction)CwGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
     {"observe", (PyCFunction)CwGame_observe, METH_VARARGS,
      "observe(seat, out): the seat's observation into a float32 buffer of CW_OBS_SIZE items."},
+    {"view", (PyCFunction)CwGame_view, METH_VARARGS, "view(seat): the seat's view (no generator)."},
+    {"determinize", (PyCFunction)CwGame_determinize, METH_VARARGS,
+     "determinize(seat, rng_state) -> (world, rng_state after)."},
     {"bot_action", (PyCFunction)CwGame_bot_action, METH_VARARGS,
      "bot_action(kind, rng_state, threshold) -> (action, rng_state after)."},
     {NULL, NULL, 0, NULL},
@@ -771,7 +804,44 @@ static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
+/* numpy_permutation(values, rng_state) -> (values permuted, rng_state after): the shared
+ * numpy_permute_i8 on small integers (-128..127, at most 256 of them), for the tests that hold it
+ * to numpy's ``Generator.permutation``. */
+static PyObject *py_numpy_permutation(PyObject *module, PyObject *args) {
+    PyObject *values_obj, *rng_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OO", &values_obj, &rng_obj)) return NULL;
+    PyObject *fast = PySequence_Fast(values_obj, "values: expected a sequence of integers");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > 256) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "values: at most 256 items, got %zd", n);
+        return NULL;
+    }
+    int8_t items[256];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v;
+        if (int_in(PySequence_Fast_GET_ITEM(fast, i), -128, 127, "values", &v) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        items[i] = (int8_t)v;
+    }
+    Py_DECREF(fast);
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a permutation needs a generator");
+        return NULL;
+    }
+    numpy_permute_i8(&rng, items, (int)n);
+    return Py_BuildValue("(NN)", int_list(items, (int)n), rng_to_tuple(&rng));
+}
+
 static PyMethodDef clockwork_functions[] = {
+    {"numpy_permutation", py_numpy_permutation, METH_VARARGS,
+     "numpy_permutation(values, rng_state) -> (permuted, rng_state after)."},
     {"cw_random_games", py_cw_random_games, METH_VARARGS,
      "cw_random_games(num_players, games, seed, options, counts, track) -> actions applied"},
     {"cw_new", py_cw_new, METH_VARARGS,
