@@ -31,6 +31,8 @@ setup(
                     "clockwork_obs.c",
                     "clockwork_bots.c",
                     "clockwork_view.c",
+                    "clockwork_search.c",
+                    "gsearch.c",
                     "clockwork_batch.c",
                     "clockwork_module.c",
                     "args.c",

@@ -164,6 +164,10 @@ void cw_view(const CwGame *game, int seat, CwGame *out);
  * cards dealt in numpy's permutation order from ``rng``, a fresh generator PCG64(rng's next raw
  * draw). ``game`` may be the true state or the view (the same world either way). */
 void cw_determinize(const CwGame *game, int seat, Rng *rng, CwGame *out);
+/* The search hooks of the Python game (clockwork_search.c): evaluate.evaluate (each seat's
+ * value, ``num_players`` doubles) and rollout.rollout_action (drawing from ``rng``). */
+void cw_evaluate_values(const CwGame *game, double *out);
+int cw_rollout_action(const CwGame *game, Rng *rng);
 /* The bot ``kind``'s choice for the seat to act (clockwork_bots.c): the Python bot's decision,
  * drawing from ``rng`` (the bot's own generator) exactly when and what it draws; ``threshold`` is
  * the heuristic's. The game must not be over. */
