@@ -21,7 +21,7 @@
 #include "rng.h"
 
 #define GS_MAX_PLAYERS 8
-#define GS_MAX_NODES 20000000 /* a time budget's tree stops growing (and the search ends) here */
+#define GS_MAX_NODES 4000000 /* ~150 MB: a long time budget's search ends when its tree is full */
 
 /* A game, as the search sees it. States are plain structs of ``state_size`` bytes (copied with
  * memcpy). Every function but the optional ones must be set. */
