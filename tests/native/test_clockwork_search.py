@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from agents.bots.clockwork_ismcts import ClockworkISMCTSAgent
-from agents.bots.generic_ismcts import GenericISMCTSAgent
 from agents.registry import make_agent
 from airships_env.chance import uniform_below
 from airships_env.games.clockwork import GAME
@@ -147,7 +146,7 @@ def test_the_agent_is_native_and_reproducible() -> None:
 
 def test_the_python_search_stays_reachable() -> None:
     agent = make_agent("ismcts:sims=30,rollout=10,native=false,seed=1", game=GAME)
-    assert isinstance(agent, GenericISMCTSAgent) and not agent.native
+    assert isinstance(agent, ClockworkISMCTSAgent) and not agent.native
     state = positions(2, 1, every=17)[1]
     assert agent.act(decision(state)) in state.legal_actions()
     assert agent.last_simulations == 30 and agent.last_root == ()

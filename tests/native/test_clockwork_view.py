@@ -43,9 +43,9 @@ def check_position(state: State, game: NativeClockworkGame, draw: int) -> None:
         world = view.determinize(python_rng)
         native_world = game.determinize(seat, native_rng)
         assert native_fields(native_world) == fields(world)
-        assert native_world.handle.export()["rng"] == native_world.handle.export()["rng"]
-        assert world.rng is not None
-        assert native_world.to_state().rng.bit_generator.state == world.rng.bit_generator.state
+        native_world_rng = native_world.to_state().rng
+        assert world.rng is not None and native_world_rng is not None
+        assert native_world_rng.bit_generator.state == world.rng.bit_generator.state
         assert native_rng.bit_generator.state == python_rng.bit_generator.state
         # determinizing the native view gives the same world as the true state's
         again = native_view.determinize(seat, np.random.default_rng([draw, seat]))
