@@ -59,7 +59,8 @@ def test_the_hooks_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(GAME, "evaluate", counted_evaluate, raising=False)
     monkeypatch.setattr(HeuristicBot, "act", counted_act)
-    bot = make_agent("ismcts:sims=30,rollout=3,prior=heuristic", game=GAME)
+    # the Python search (the native one calls the C ports of the hooks)
+    bot = make_agent("ismcts:sims=30,rollout=3,prior=heuristic,native=false", game=GAME)
     bot.reset(0, 2, np.random.default_rng(0))
     state = next(s for s in states(5) if s.current_player == 0)
     assert bot.act(Decision.for_game(GAME, state)) in state.legal_actions()
@@ -88,6 +89,7 @@ def test_without_a_cut_rollouts_play_to_the_end() -> None:
     [
         "ismcts:sims=40,rollout=8,prior=heuristic",
         "ismcts:sims=20,rollout=2,playout=greedy,bias=2",
+        "ismcts:sims=20,rollout=2,playout=greedy,bias=2,native=false",
         "mcts:sims=30,rollout=4,prior=heuristic,paired=true,bias=0.3",
     ],
 )

@@ -102,6 +102,7 @@ class ClockworkGame(PythonGame):
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.clockwork:GreedyBot",
             "heuristic": "agents.bots.clockwork:HeuristicBot",
+            "ismcts": "agents.bots.clockwork_ismcts:ClockworkISMCTSAgent",
         }
 
     def presenter(self) -> ClockworkPresenter:

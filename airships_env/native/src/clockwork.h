@@ -157,6 +157,17 @@ const char *cw_phase_name(int phase);
 void cw_observe(const CwGame *game, int seat, float *out);
 /* The hidden pool of ``seat`` (view._hidden_pool): counts by type of the cards it cannot place. */
 void cw_hidden_pool(const CwGame *game, int seat, int *pool);
+/* ``seat``'s view (view.view) into ``out`` (which may be ``game``): hidden cards canonical, the
+ * other seats' knowledge zeroed, C4's named type hidden, no generator (clockwork_view.c). */
+void cw_view(const CwGame *game, int seat, CwGame *out);
+/* A world consistent with ``seat``'s view of ``game`` (view.determinize of that view): the hidden
+ * cards dealt in numpy's permutation order from ``rng``, a fresh generator PCG64(rng's next raw
+ * draw). ``game`` may be the true state or the view (the same world either way). */
+void cw_determinize(const CwGame *game, int seat, Rng *rng, CwGame *out);
+/* The search hooks of the Python game (clockwork_search.c): evaluate.evaluate (each seat's
+ * value, ``num_players`` doubles) and rollout.rollout_action (drawing from ``rng``). */
+void cw_evaluate_values(const CwGame *game, double *out);
+int cw_rollout_action(const CwGame *game, Rng *rng);
 /* The bot ``kind``'s choice for the seat to act (clockwork_bots.c): the Python bot's decision,
  * drawing from ``rng`` (the bot's own generator) exactly when and what it draws; ``threshold`` is
  * the heuristic's. The game must not be over. */

@@ -19,6 +19,7 @@
 
 #include "binding.h"
 #include "clockwork_binding.h"
+#include "gsearch.h"
 
 typedef struct {
     PyObject_HEAD
@@ -674,6 +675,151 @@ static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
 }
 
+/* view(seat) -> ClockworkGame: ``seat``'s view (cw_view), without a generator. */
+static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj;
+    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    CwGameObject *out = cw_alloc();
+    if (out) cw_view(&self->game, (int)seat, &out->game);
+    return (PyObject *)out;
+}
+
+/* determinize(seat, rng_state) -> (ClockworkGame, rng_state after): a world consistent with
+ * ``seat``'s view (cw_determinize), drawn from the generator given. */
+static PyObject *CwGame_determinize(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+        return NULL;
+    }
+    CwGameObject *out = cw_alloc();
+    if (!out) return NULL;
+    cw_determinize(&self->game, (int)seat, &rng, &out->game);
+    return Py_BuildValue("(NN)", (PyObject *)out, rng_to_tuple(&rng));
+}
+
+/* evaluate() -> each seat's value (evaluate.evaluate) of an unfinished game. */
+static PyObject *CwGame_evaluate(CwGameObject *self, PyObject *unused) {
+    (void)unused;
+    double values[CW_MAX_PLAYERS];
+    cw_evaluate_values(&self->game, values);
+    PyObject *out = PyList_New(self->game.num_players);
+    if (!out) return NULL;
+    for (int p = 0; p < self->game.num_players; p++) {
+        PyObject *value = PyFloat_FromDouble(values[p]);
+        if (!value) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, value);
+    }
+    return out;
+}
+
+/* rollout_action(rng_state) -> (action, rng_state after): rollout.rollout_action. */
+static PyObject *CwGame_rollout_action(CwGameObject *self, PyObject *args) {
+    PyObject *rng_obj;
+    if (!PyArg_ParseTuple(args, "O", &rng_obj)) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a rollout policy needs a generator");
+        return NULL;
+    }
+    if (self->game.phase == CW_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no action to choose");
+        return NULL;
+    }
+    int action = cw_rollout_action(&self->game, &rng);
+    return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
+}
+
+/* search(seat, (sims, seconds, c, max_rollout, rollout, prior, bias, playout), rng_state)
+ *   -> (action, simulations, nodes, rng_state after, ((action, visits, mean), ...))
+ * The generic ISMCTS (gsearch.c) for ``seat``, who must be the seat to act, from this game as
+ * the seat sees it (a view or the true state: only the seat's view is read); the GIL is
+ * released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is set);
+ * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
+static PyObject *CwGame_search(CwGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    long long sims;
+    double seconds, c, bias;
+    int max_rollout, rollout, prior, playout;
+    if (!PyArg_ParseTuple(args, "O(Lddiiidi)O", &seat_obj, &sims, &seconds, &c, &max_rollout,
+                          &rollout, &prior, &bias, &playout, &rng_obj))
+        return NULL;
+    long seat;
+    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    const char *problem = NULL;
+    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
+    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
+    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
+    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
+    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
+    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
+    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
+    else if (prior < 0 || prior > CW_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
+    else if (playout < 0 || playout > CW_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
+    if (problem) {
+        PyErr_Format(PyExc_ValueError, "search: %s", problem);
+        return NULL;
+    }
+    if (self->game.phase == CW_OVER) {
+        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
+        return NULL;
+    }
+    if (seat != self->game.actor) {
+        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
+                     self->game.actor);
+        return NULL;
+    }
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
+        return NULL;
+    }
+    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
+    CwGame root = self->game; /* the object may change while the GIL is released */
+    int16_t root_action[CW_NUM_ACTIONS];
+    int32_t root_visits[CW_NUM_ACTIONS];
+    double root_mean[CW_NUM_ACTIONS];
+    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = gs_search(&GS_CLOCKWORK, &root, (int)seat, &options, &rng, &result);
+    Py_END_ALLOW_THREADS
+    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
+    if (status == GS_APPLY_FAILED) {
+        PyErr_SetString(PyExc_RuntimeError, "search: a simulated game has no free place left "
+                        "to lay a card (the data file's limit)");
+        return NULL;
+    }
+    if (status != GS_OK) {
+        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
+        return NULL;
+    }
+    PyObject *stats = PyTuple_New(result.n_root);
+    if (!stats) return NULL;
+    for (int i = 0; i < result.n_root; i++) {
+        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
+        if (!item) {
+            Py_DECREF(stats);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(stats, i, item);
+    }
+    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
+                         rng_to_tuple(&rng), stats);
+}
+
 static PyObject *CwGame_get_actor(CwGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.actor);
@@ -703,6 +849,14 @@ static PyMethodDef CwGame_methods[] = {
     {"export", (PyCFunction)CwGame_export, METH_NOARGS, "The state as State.to_dict()'s fields."},
     {"observe", (PyCFunction)CwGame_observe, METH_VARARGS,
      "observe(seat, out): the seat's observation into a float32 buffer of CW_OBS_SIZE items."},
+    {"view", (PyCFunction)CwGame_view, METH_VARARGS, "view(seat): the seat's view (no generator)."},
+    {"determinize", (PyCFunction)CwGame_determinize, METH_VARARGS,
+     "determinize(seat, rng_state) -> (world, rng_state after)."},
+    {"evaluate", (PyCFunction)CwGame_evaluate, METH_NOARGS, "Each seat's value (evaluate.py)."},
+    {"rollout_action", (PyCFunction)CwGame_rollout_action, METH_VARARGS,
+     "rollout_action(rng_state) -> (action, rng_state after) (rollout.py)."},
+    {"search", (PyCFunction)CwGame_search, METH_VARARGS,
+     "search(seat, options, rng_state) -> (action, simulations, nodes, rng_state, root)."},
     {"bot_action", (PyCFunction)CwGame_bot_action, METH_VARARGS,
      "bot_action(kind, rng_state, threshold) -> (action, rng_state after)."},
     {NULL, NULL, 0, NULL},
@@ -771,7 +925,44 @@ static PyObject *py_cw_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
+/* numpy_permutation(values, rng_state) -> (values permuted, rng_state after): the shared
+ * numpy_permute_i8 on small integers (-128..127, at most 256 of them), for the tests that hold it
+ * to numpy's ``Generator.permutation``. */
+static PyObject *py_numpy_permutation(PyObject *module, PyObject *args) {
+    PyObject *values_obj, *rng_obj;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OO", &values_obj, &rng_obj)) return NULL;
+    PyObject *fast = PySequence_Fast(values_obj, "values: expected a sequence of integers");
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > 256) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "values: at most 256 items, got %zd", n);
+        return NULL;
+    }
+    int8_t items[256];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v;
+        if (int_in(PySequence_Fast_GET_ITEM(fast, i), -128, 127, "values", &v) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        items[i] = (int8_t)v;
+    }
+    Py_DECREF(fast);
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a permutation needs a generator");
+        return NULL;
+    }
+    numpy_permute_i8(&rng, items, (int)n);
+    return Py_BuildValue("(NN)", int_list(items, (int)n), rng_to_tuple(&rng));
+}
+
 static PyMethodDef clockwork_functions[] = {
+    {"numpy_permutation", py_numpy_permutation, METH_VARARGS,
+     "numpy_permutation(values, rng_state) -> (permuted, rng_state after)."},
     {"cw_random_games", py_cw_random_games, METH_VARARGS,
      "cw_random_games(num_players, games, seed, options, counts, track) -> actions applied"},
     {"cw_new", py_cw_new, METH_VARARGS,

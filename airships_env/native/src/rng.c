@@ -121,3 +121,38 @@ void shuffle_i8(Rng *rng, int8_t *items, int n) {
         items[j] = swap;
     }
 }
+
+/* PCG64's 32-bit output: the low half of a 64-bit draw, its high half kept for the next call. */
+static uint32_t next32(Rng *rng) {
+    if (rng->has_uint32) {
+        rng->has_uint32 = 0;
+        return rng->uinteger;
+    }
+    uint64_t next = rng_next64(rng);
+    rng->has_uint32 = 1;
+    rng->uinteger = (uint32_t)(next >> 32);
+    return (uint32_t)next;
+}
+
+/* numpy's random_interval(max): a value in [0, max] (the arrays here are far below 2^32). */
+static uint32_t random_interval(Rng *rng, uint32_t max) {
+    if (max == 0) return 0;
+    uint32_t mask = max, value;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    mask |= mask >> 16;
+    while ((value = (next32(rng) & mask)) > max) {
+    }
+    return value;
+}
+
+void numpy_permute_i8(Rng *rng, int8_t *items, int n) {
+    for (int i = n - 1; i >= 1; i--) {
+        int j = (int)random_interval(rng, (uint32_t)i);
+        int8_t swap = items[i];
+        items[i] = items[j];
+        items[j] = swap;
+    }
+}

@@ -20,5 +20,9 @@ void rng_seed_sequence(Rng *rng, const uint32_t *entropy, int n_entropy, const u
                        int n_spawn);
 uint64_t uniform_below(Rng *rng, uint64_t bound);
 void shuffle_i8(Rng *rng, int8_t *items, int n);
+/* numpy's ``Generator.permutation`` of a 1-d array (its ``shuffle``: Fisher-Yates from the last
+ * position down, each index by ``random_interval``: a masked 32-bit draw, rejected above the bound,
+ * through PCG64's buffered 32-bit output), in place: the order numpy gives, bit for bit. */
+void numpy_permute_i8(Rng *rng, int8_t *items, int n);
 
 #endif

@@ -1,0 +1,88 @@
+/* Information-set MCTS written once over a small game interface (gsearch.c): every game with a
+ * native core gets the generic search of agents/bots/generic_ismcts.py at native speed by filling
+ * a GsGame with its functions (clockwork_search.c is the first).
+ *
+ * The algorithm is the Python one's: single-observer ISMCTS (Cowling, Powley and Whitehouse
+ * 2012), one tree over the searching seat's action sequences (an open-loop tree: chance happens
+ * inside ``apply``); each simulation determinizes the view, descends choosing among the children
+ * legal in this world by UCB with availability counts (the ``prior`` bot's choice expanded first
+ * and given ``bias / (visits + 1)``), expands one untried action, plays a rollout (the
+ * ``playout`` bot, else the game's rollout policy, else uniform) to the end or ``rollout``
+ * actions and the game's ``evaluate``, and backs up every seat's result, each node scoring the
+ * result of the seat that chose its action. The choice: the most visited root child (ties: the
+ * best mean, then the lowest action). The search reads the root only through ``determinize``.
+ */
+#ifndef AIRSHIPS_GSEARCH_H
+#define AIRSHIPS_GSEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+#define GS_MAX_PLAYERS 8
+#define GS_MAX_NODES 4000000 /* ~150 MB: a long time budget's search ends when its tree is full */
+
+/* A game, as the search sees it. States are plain structs of ``state_size`` bytes (copied with
+ * memcpy). Every function but the optional ones must be set. */
+typedef struct {
+    size_t state_size;
+    int max_actions; /* room the legal-action buffer needs */
+    int (*current_player)(const void *state);
+    int (*num_players)(const void *state);
+    int (*is_terminal)(const void *state);
+    /* The legal actions, ascending, into ``out``; their number (> 0 unless terminal). */
+    int (*legal_actions)(const void *state, int16_t *out);
+    /* Apply a legal action (chance from the state's own generator); 0, or an error code. */
+    int (*apply)(void *state, int action);
+    /* A finished game's result per seat: 1/k for each of the k winners, 0 for the others. */
+    void (*results)(const void *state, double *out);
+    /* A world consistent with ``seat``'s view of ``root`` into ``out``, drawn from ``rng``. */
+    void (*determinize)(const void *root, int seat, Rng *rng, void *out);
+    /* The game's bot ``bot`` (a code > 0) for the seat to act, drawing from ``rng``; optional. */
+    int (*bot_action)(const void *state, int bot, Rng *rng);
+    /* The game's rollout policy; optional (NULL: uniform over the legal actions). */
+    int (*rollout_action)(const void *state, Rng *rng);
+    /* Each seat's value of an unfinished state in [0, 1]; optional (needed by ``rollout``). */
+    void (*evaluate)(const void *state, double *out);
+} GsGame;
+
+typedef struct {
+    int64_t sims;        /* simulations per decision; 0: none */
+    double seconds;      /* time per decision; 0: none (at least one budget is set) */
+    double c;            /* UCB exploration constant (>= 0) */
+    int32_t max_rollout; /* rollout actions before a rollout counts as a draw */
+    int32_t rollout;     /* rollout actions before ``evaluate`` scores the state; -1: to the end */
+    int32_t prior;       /* bot code of the prior (0: none) */
+    double bias;         /* the prior's progressive bias (>= 0) */
+    int32_t playout;     /* bot code of the rollouts (0: the game's rollout policy, else uniform) */
+} GsOptions;
+
+typedef struct {
+    int32_t action;      /* the chosen action, or -1 */
+    int64_t simulations; /* simulations run */
+    int32_t nodes;       /* tree nodes made */
+    int32_t n_root;      /* root children, ascending by action */
+    int16_t *root_action; /* caller's buffers of max_actions entries (or NULL) */
+    int32_t *root_visits;
+    double *root_mean;
+} GsResult;
+
+enum {
+    GS_OK = 0,
+    GS_NO_MEMORY = 1,
+    GS_GAME_OVER = 2,
+    GS_BAD_OPTIONS = 3,
+    GS_APPLY_FAILED = 4 /* the game refused an action it called legal (a data file's limit) */
+};
+
+/* Search the decision of ``seat`` in ``root`` (its view, or the true state: only what
+ * ``determinize`` keeps of it is read) with ``rng`` the search's own generator (advanced). */
+int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *options, Rng *rng,
+              GsResult *result);
+
+/* -- games --------------------------------------------------------------------------------- */
+/* Escape from Clockwork City (clockwork_search.c): bots are CW_BOT_* codes. */
+extern const GsGame GS_CLOCKWORK;
+
+#endif
