@@ -31,6 +31,7 @@ from airships_env.native.table import (
     BOTS,
     MAX_EXTERNAL,
     REWARD_MODES,
+    NativeBatch,
     NativeTable,
     Opponent,
     deal_generator,
@@ -38,7 +39,6 @@ from airships_env.native.table import (
     set_generator_state,
     slot_generator,
 )
-from airships_env.protocol import ActionSpaceError, IllegalActionError
 
 __all__ = [
     "BOTS",
@@ -204,7 +204,7 @@ class NativeAustraliaGame(NativeTable):
 
 
 # -- the batch ----------------------------------------------------------------------------------
-class AustraliaBatch:
+class AustraliaBatch(NativeBatch):
     """N Australia games in the native core, stepped in one call (``src/australia_batch.c``).
 
     In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
@@ -232,6 +232,10 @@ class AustraliaBatch:
     ``(seed, i, e, 1 + s)`` and the learner's seat is ``uniform_below(players)`` from
     ``(seed, i, e, 7)``. A slot's games depend on neither the number of slots nor the others.
     """
+
+    NUM_ACTIONS = A.NUM_ACTIONS
+    ACTION_NAMES = A.ACTION_NAMES
+    STATE = State
 
     def __init__(
         self,
@@ -324,74 +328,6 @@ class AustraliaBatch:
             buffers,
             settings,
         )
-
-    @property
-    def bytes_per_game(self) -> int:
-        """Bytes of core state per game (the arrays come on top)."""
-        return int(self._batch.bytes_per_game)
-
-    def reset(self) -> None:
-        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
-        next) and play the bots until a Python seat acts."""
-        self._batch.reset()
-
-    def step(self, actions: np.ndarray | Sequence[int]) -> None:
-        """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
-
-        Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
-        any action is illegal (an :class:`ActionSpaceError` for a value that is no action), and
-        ``ValueError`` if ``next_opponents`` holds a code that is not an opponent; then no game
-        has changed."""
-        values = np.asarray(actions)
-        if values.shape != (self.num_games,):
-            raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
-        if not np.issubdtype(values.dtype, np.integer):
-            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
-        # checked before the cast to int32, which would wrap 2**32 to 0
-        outside = np.flatnonzero((values < -1) | (values >= A.NUM_ACTIONS))
-        if outside.size:
-            game = int(outside[0])
-            raise self._illegal(game, int(values[game]), np.flatnonzero(self.masks[game]).tolist())
-        chosen = np.ascontiguousarray(values, dtype=np.int32)
-        try:
-            self._batch.step(chosen)
-        except LookupError as error:
-            game, action, legal = error.args
-            raise self._illegal(game, action, legal) from None
-
-    @staticmethod
-    def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
-        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
-        names = [A.ACTION_NAMES[a] for a in legal]
-        if not 0 <= action < A.NUM_ACTIONS:
-            why = (
-                f"game {game} of the batch: no action has index {action} (actions are "
-                f"0..{A.NUM_ACTIONS - 1}; -1 leaves a game alone)"
-            )
-            return ActionSpaceError(action, f"game {game}", legal, names, why)
-        if not legal:
-            why = f"game {game} of the batch is not waiting for a Python seat"
-        else:
-            why = f"game {game} of the batch: '{A.ACTION_NAMES[action]}' is not allowed now"
-        return IllegalActionError(action, f"game {game}", legal, names, why)
-
-    def queue_opponents(
-        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
-    ) -> None:
-        """The opponents (one per other seat, from the seat after the learner's) of the next
-        episode of each game in ``games``; they take their seats when it starts."""
-        codes = seats_codes(opponents, self.num_players)
-        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
-
-    def game_state(self, game: int) -> State:
-        """Game ``game``'s true state as a Python :class:`State` (for tests and tools)."""
-        exported = self._batch.export_game(int(game))
-        exported["rng"] = generator_from(exported["rng"])
-        return State(data=self.data, options=self.options, **exported)
-
-    def seat_controllers(self, game: int) -> tuple[int, ...]:
-        """The controller codes of game ``game``'s seats this episode."""
-        return tuple(self._batch.controllers(int(game)))
 
 
 def bot_decisions(

@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from airships_env.chance import check_seed
-from airships_env.protocol import IllegalActionError, Outcome, as_action_index
+from airships_env.native.convert import generator_from
+from airships_env.protocol import ActionSpaceError, IllegalActionError, Outcome, as_action_index
 
 __all__ = [
     "BOTS",
@@ -201,3 +202,89 @@ class NativeTable:
     def handle(self) -> Any:
         """The core's game object."""
         return self._game
+
+
+class NativeBatch:
+    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``): stepping the
+    core's batch with the actions checked first, the refusal naming the game, the action and
+    its legal actions, the next episodes' opponents and a game's state. A subclass builds the
+    core's batch (``_batch``) and its buffers (``masks``, ``next_opponents``, ...) in its
+    ``__init__`` and names its game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
+
+    NUM_ACTIONS: ClassVar[int]
+    ACTION_NAMES: ClassVar[Sequence[str]]
+    STATE: ClassVar[Any]
+    num_games: int
+    num_players: int
+    masks: np.ndarray
+    next_opponents: np.ndarray
+    data: Any
+    options: Any
+    _batch: Any
+
+    @property
+    def bytes_per_game(self) -> int:
+        """Bytes of core state per game (the arrays come on top)."""
+        return int(self._batch.bytes_per_game)
+
+    def reset(self) -> None:
+        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
+        next) and play the bots until a Python seat acts."""
+        self._batch.reset()
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> None:
+        """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
+
+        Raises :class:`IllegalActionError` naming the game, the action and its legal actions if
+        any action is illegal (an :class:`ActionSpaceError` for a value that is no action), and
+        ``ValueError`` if ``next_opponents`` holds a code that is not an opponent; then no game
+        has changed."""
+        values = np.asarray(actions)
+        if values.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), got {values.shape}")
+        if not np.issubdtype(values.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {values.dtype}")
+        # checked before the cast to int32, which would wrap 2**32 to 0
+        outside = np.flatnonzero((values < -1) | (values >= self.NUM_ACTIONS))
+        if outside.size:
+            game = int(outside[0])
+            raise self._illegal(game, int(values[game]), np.flatnonzero(self.masks[game]).tolist())
+        chosen = np.ascontiguousarray(values, dtype=np.int32)
+        try:
+            self._batch.step(chosen)
+        except LookupError as error:
+            game, action, legal = error.args
+            raise self._illegal(game, action, legal) from None
+
+    def _illegal(self, game: int, action: int, legal: list[int]) -> IllegalActionError:
+        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given."""
+        names = [self.ACTION_NAMES[a] for a in legal]
+        if not 0 <= action < self.NUM_ACTIONS:
+            why = (
+                f"game {game} of the batch: no action has index {action} (actions are "
+                f"0..{self.NUM_ACTIONS - 1}; -1 leaves a game alone)"
+            )
+            return ActionSpaceError(action, f"game {game}", legal, names, why)
+        if not legal:
+            why = f"game {game} of the batch is not waiting for a Python seat"
+        else:
+            why = f"game {game} of the batch: '{self.ACTION_NAMES[action]}' is not allowed now"
+        return IllegalActionError(action, f"game {game}", legal, names, why)
+
+    def queue_opponents(
+        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
+    ) -> None:
+        """The opponents (one per other seat, from the seat after the learner's) of the next
+        episode of each game in ``games``; they take their seats when it starts."""
+        codes = seats_codes(opponents, self.num_players)
+        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
+
+    def game_state(self, game: int) -> Any:
+        """Game ``game``'s true state as the engine's state (for tests and tools)."""
+        exported = self._batch.export_game(int(game))
+        exported["rng"] = generator_from(exported["rng"])
+        return self.STATE(data=self.data, options=self.options, **exported)
+
+    def seat_controllers(self, game: int) -> tuple[int, ...]:
+        """The controller codes of game ``game``'s seats this episode."""
+        return tuple(self._batch.controllers(int(game)))
