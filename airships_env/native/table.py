@@ -1,11 +1,13 @@
 """What the native wrappers of the new games share (:mod:`airships_env.native.clockwork`,
-:mod:`airships_env.native.australia`): one game in the core with the Python engine's
-vocabulary.
+:mod:`airships_env.native.australia`, :mod:`airships_env.native.nippon`).
 
-A subclass names its game's ``PHASE_NAMES`` and ``OVER`` phase and writes what differs: how a
-game is dealt (``new``), imported (``from_state``), exported (``to_state``) and how an action's
-record reads (``apply_action``). Everything else (the seat to act, the phase, the legal actions,
-copies, pickling, the outcome) is here once.
+:class:`NativeTable` is one game in the core with the Python engine's vocabulary: a subclass
+names its game's ``PHASE_NAMES``, ``OVER`` phase and ``ACTION_NAMES`` and writes what differs:
+how a game is dealt (``new``), imported (``from_state``), exported (``to_state``) and how an
+action's record reads (``apply_action``). Everything else (the seat to act, the phase, the legal
+actions, the refusal of an illegal action, copies, pickling, the outcome) is here once.
+:class:`NativeBatch` is the same for the games' batches, beside their controller codes and seed
+stream.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "LEARNER",
     "MAX_EXTERNAL",
     "REWARD_MODES",
+    "NativeBatch",
     "NativeTable",
     "Opponent",
     "controller_code",
