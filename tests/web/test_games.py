@@ -384,14 +384,15 @@ def test_every_game_json_names_its_game(client, toy: str) -> None:
 
 def test_the_chooser_offers_no_agent_that_needs_a_file() -> None:
     # The generic ppo needs ppo:path=FILE, which a request may not name, where its game ships no
-    # bundled policy: the web app leaves it out there; Airships keeps its list and Clockwork
-    # City offers its ppo (both have bundled policies).
+    # bundled policy (Australia): the web app leaves it out there; Airships keeps its list, and
+    # Clockwork City and Nippon offer their ppo (they have bundled policies).
     from agents.registry import AGENTS, agents_for
     from agents.web.games import game_agents
 
-    assert "ppo" in agents_for("nippon") and "ppo" not in game_agents("nippon")
+    assert "ppo" in agents_for("australia") and "ppo" not in game_agents("australia")
     assert game_agents("airships") == list(AGENTS)
     assert "ppo" in game_agents("clockwork")  # its bundled policies need no file
+    assert "ppo" in game_agents("nippon")
 
 
 def test_the_nippon_page_draws_its_svg_board_of_the_seat_view(client) -> None:
