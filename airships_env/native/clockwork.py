@@ -33,13 +33,10 @@ from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state, seed_words
 from airships_env.native.table import (
     BOTS,
-    MAX_EXTERNAL,
-    REWARD_MODES,
     NativeBatch,
     NativeTable,
     Opponent,
     deal_generator,
-    seats_codes,
     slot_generator,
 )
 from airships_env.protocol import IllegalActionError
@@ -352,74 +349,26 @@ class ClockworkBatch(NativeBatch):
         threshold: float = HEURISTIC_THRESHOLD,
     ):
         module = require()
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
-            raise TypeError(f"num_games must be an integer, got {num_games!r}")
-        limit = int(module.CW_BATCH_MAX_GAMES)
-        if not 1 <= num_games <= limit:
-            raise ValueError(f"num_games must be 1 to {limit:,}, got {num_games}")
-        players = _check_players(num_players)
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-        if max_turns is not None and max_turns > 2**31 - 1:
-            max_turns = None  # never reached: an episode stops at 2**31 - 1 actions otherwise
-        if learner_seat != "random" and (
-            isinstance(learner_seat, bool)
-            or not isinstance(learner_seat, int)
-            or not 0 <= learner_seat < players
-        ):
-            raise ValueError(f"learner_seat must be 'random' or 0..{players - 1}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        buffers, shared = self._prepare(
+            num_games,
+            int(module.CW_BATCH_MAX_GAMES),
+            lambda: _check_players(num_players),
+            seed=seed,
+            opponents=opponents,
+            learner_seat=learner_seat,
+            reward=reward,
+            max_turns=max_turns,
+            autoreset=autoreset,
+            obs_size=int(module.CW_OBS_SIZE),
+            scores_dtype=np.int16,
+        )
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
             raise TypeError(f"threshold must be a number, got {threshold!r}")
-        self.num_games = int(num_games)
-        self.num_players = players
-        self.seed = int(seed)
         self.options = options if options is not None else RulesOptions()
         self.data = data if data is not None else default_data()
         self.threshold = float(threshold)
-        self.obs_size = int(module.CW_OBS_SIZE)
-        n, p, o = self.num_games, players, self.obs_size
-        self.obs = np.zeros((n, o), dtype=np.float32)
-        self.masks = np.zeros((n, A.NUM_ACTIONS), dtype=np.bool_)
-        self.rewards = np.zeros((n, p), dtype=np.float32)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.truncated = np.zeros(n, dtype=np.bool_)
-        self.acting = np.zeros(n, dtype=np.int8)
-        self.controller = np.zeros(n, dtype=np.int8)
-        self.final_obs = np.zeros((n, o), dtype=np.float32)
-        self.learner = np.zeros(n, dtype=np.int8)
-        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
-        self.next_opponents[:] = seats_codes(opponents, p)
-        self.scores = np.zeros((n, p), dtype=np.int16)
-        self.winners = np.zeros(n, dtype=np.uint8)
-        self.episode_steps = np.zeros(n, dtype=np.int32)
-        buffers = (
-            self.obs,
-            self.masks,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.acting,
-            self.controller,
-            self.final_obs,
-            self.learner,
-            self.next_opponents,
-            self.scores,
-            self.winners,
-            self.episode_steps,
-        )
-        settings = (
-            0 if max_turns is None else max_turns,
-            int(bool(autoreset)),
-            -1 if learner_seat == "random" else int(learner_seat),
-            MAX_EXTERNAL,
-            self.threshold,
-        )
+        settings = (*shared, self.threshold)
+        players = self.num_players
         counts, track = tables(self.data, players)
         self._batch = module.ClockworkBatch(
             self.num_games,

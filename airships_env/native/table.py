@@ -12,7 +12,7 @@ stream.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -208,22 +208,108 @@ class NativeTable:
 
 
 class NativeBatch:
-    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``): stepping the
-    core's batch with the actions checked first, the refusal naming the game, the action and
-    its legal actions, the next episodes' opponents and a game's state. A subclass builds the
-    core's batch (``_batch``) and its buffers (``masks``, ``next_opponents``, ...) in its
-    ``__init__`` and names its game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
+    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``): the arguments
+    every batch takes and the buffers the core writes (:meth:`_prepare`), stepping the core's
+    batch with the actions checked first, the refusal naming the game, the action and its legal
+    actions, the next episodes' opponents and a game's state. A subclass checks its player
+    count, calls :meth:`_prepare`, builds the core's batch (``_batch``) in its ``__init__`` and
+    names its game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
 
     NUM_ACTIONS: ClassVar[int]
     ACTION_NAMES: ClassVar[Sequence[str]]
     STATE: ClassVar[Any]
     num_games: int
     num_players: int
+    seed: int
+    obs_size: int
     masks: np.ndarray
+    scores: np.ndarray
     next_opponents: np.ndarray
     data: Any
     options: Any
     _batch: Any
+
+    def _prepare(
+        self,
+        num_games: object,
+        max_games: int,
+        num_players: Callable[[], int],
+        *,
+        seed: object,
+        opponents: Opponent | Sequence[Opponent],
+        learner_seat: int | str,
+        reward: str,
+        max_turns: int | None,
+        autoreset: bool,
+        obs_size: int,
+        scores_dtype: type,
+    ) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int]]:
+        """Check what every batch takes (each error names its argument; ``num_players`` checks
+        and returns the table size) and allocate the buffers the core writes. Returns the
+        buffers in the core's order and the settings (turn limit, auto-reset, learner seat, the
+        external policies' limit); the game's own setting follows them."""
+        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+            raise TypeError(f"num_games must be an integer, got {num_games!r}")
+        if not 1 <= num_games <= max_games:
+            raise ValueError(f"num_games must be 1 to {max_games:,}, got {num_games}")
+        players = num_players()
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
+        ):
+            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        if max_turns is not None and max_turns > 2**31 - 1:
+            max_turns = None  # never reached: an episode stops at 2**31 - 1 actions otherwise
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool)
+            or not isinstance(learner_seat, int)
+            or not 0 <= learner_seat < players
+        ):
+            raise ValueError(f"learner_seat must be 'random' or 0..{players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        self.num_games = int(num_games)
+        self.num_players = players
+        self.seed = int(seed)
+        self.obs_size = int(obs_size)
+        n, p, o = self.num_games, players, self.obs_size
+        self.obs = np.zeros((n, o), dtype=np.float32)
+        self.masks = np.zeros((n, self.NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.acting = np.zeros(n, dtype=np.int8)
+        self.controller = np.zeros(n, dtype=np.int8)
+        self.final_obs = np.zeros((n, o), dtype=np.float32)
+        self.learner = np.zeros(n, dtype=np.int8)
+        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
+        self.next_opponents[:] = seats_codes(opponents, p)
+        self.scores = np.zeros((n, p), dtype=scores_dtype)
+        self.winners = np.zeros(n, dtype=np.uint8)
+        self.episode_steps = np.zeros(n, dtype=np.int32)
+        buffers = (
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.acting,
+            self.controller,
+            self.final_obs,
+            self.learner,
+            self.next_opponents,
+            self.scores,
+            self.winners,
+            self.episode_steps,
+        )
+        settings = (
+            0 if max_turns is None else max_turns,
+            int(bool(autoreset)),
+            -1 if learner_seat == "random" else int(learner_seat),
+            MAX_EXTERNAL,
+        )
+        return buffers, settings
 
     @property
     def bytes_per_game(self) -> int:
