@@ -100,6 +100,10 @@ class AustraliaGame(PythonGame):
         and observations, the Python bots' decisions."""
         return "airships_env.games.australia.vector:AustraliaVecEnv"
 
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:AUSTRALIA"
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

@@ -96,6 +96,10 @@ class ClockworkGame(PythonGame):
         and observations, the Python bots' decisions."""
         return "airships_env.games.clockwork.vector:ClockworkVecEnv"
 
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:CLOCKWORK"
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {

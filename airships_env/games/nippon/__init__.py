@@ -86,6 +86,10 @@ class NipponGame(PythonGame):
 
         return bot_decisions(bot, num_players, games, seed)
 
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:NIPPON"
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
