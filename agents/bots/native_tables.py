@@ -87,6 +87,23 @@ class TableNativeBots:
             parameters[label] = self._parameter(agent)
         return TablePlan(bots, parameters)
 
+    def new_game(self, num_players: int, deal_seed: int) -> Any:
+        """A game dealt in the core from ``deal_seed``, as the game's ``new_state`` deals it."""
+        module, _, name = self._native_class.partition(":")
+        return getattr(import_module(module), name).new(num_players, seed=deal_seed)
+
+    @property
+    def start_memory(self) -> Any:
+        """A bot's memory at the start of a game (Nippon's plan; None for the others)."""
+        return self._memory
+
+    def decide(
+        self, game: Any, rng: np.random.Generator, bot: str, parameter: Any, memory: Any
+    ) -> tuple[int, Any]:
+        """The core's ``bot`` (with its ``parameter``) for the seat to act in ``game``, drawing
+        from ``rng`` as the Python bot draws from its own; the action and the bot's memory."""
+        return self._choose(game, rng, bot, parameter, memory)
+
     def play(
         self,
         plan: TablePlan,
@@ -95,11 +112,9 @@ class TableNativeBots:
         max_steps: int,
     ) -> list[NativeResult]:
         """Whole games, each given by its deal seed, one generator per seat and the labels."""
-        module, _, name = self._native_class.partition(":")
-        native_game = getattr(import_module(module), name)
         results = []
         for deal_seed, rngs, labels in games:
-            game = native_game.new(num_players, seed=deal_seed)
+            game = self.new_game(num_players, deal_seed)
             memories = [self._memory] * num_players
             decisions = [0] * num_players
             steps = 0
@@ -115,9 +130,8 @@ class TableNativeBots:
             over = game.is_terminal()
             # the arena's count of turns: the game's own (Clockwork, Australia), else its actions
             turns = getattr(game.to_state(), "turn", steps)
-            results.append(
-                NativeResult(game.outcome() if over else None, {}, turns, steps, decisions)
-            )
+            outcome = game.outcome() if over else None
+            results.append(NativeResult(outcome, {}, turns, steps, decisions))
         return results
 
 
