@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "gsearch.h"
 #include "search.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -732,9 +733,132 @@ static PyObject *Game_bot_action(GameObject *self, PyObject *args) {
 /* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
  *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
  *                                    ((action, visits, mean, standard error)...))
+ * ISMCTS for the player to act on this game's public view: the generic search (gsearch.c) with
+ * Airships filling its game (airships_search.c) and its ranked candidates, progressive widening,
+ * gate and forced moves skipped turned on; the game is not changed. The GIL is released while
+ * searching (the search works on its own copies and its own generator, seeded from ``seed``). */
+static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
+                               "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
+    long long sims;
+    unsigned long long seed;
+    double seconds, c, margin_weight, widening, z = 0.0;
+    int rollout, candidates, max_nodes;
+    PyObject *greedy_obj, *heuristic_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|d", keywords, &sims, &seconds,
+                                     &rollout, &candidates, &c, &margin_weight, &widening,
+                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z))
+        return NULL;
+    if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0)) {
+        /* PyErr_Format has no %g: the number is formatted by PyOS_double_to_string */
+        char *text = PyOS_double_to_string(seconds, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+        if (!text) return NULL;
+        PyErr_Format(PyExc_ValueError,
+                     "search needs a budget: sims >= 0 and 0 <= seconds <= 3600, not both 0 "
+                     "(got sims=%lld, seconds=%s)", sims, text);
+        PyMem_Free(text);
+        return NULL;
+    }
+    if (rollout != BOT_RANDOM && rollout != BOT_GREEDY && rollout != BOT_HEURISTIC) {
+        PyErr_Format(PyExc_ValueError, "rollout must be 1 (random), 2 (greedy) or 3 (heuristic), got %d", rollout);
+        return NULL;
+    }
+    if (candidates < 1 || candidates > NUM_ACTIONS) {
+        PyErr_Format(PyExc_ValueError, "candidates must be 1..%d, got %d", NUM_ACTIONS, candidates);
+        return NULL;
+    }
+    if (!(c >= 0.0) || !isfinite(c) || !isfinite(margin_weight) || !(widening > 0.0) || !isfinite(widening) ||
+        !(z >= 0.0) || !isfinite(z)) {
+        PyErr_SetString(PyExc_ValueError, "c and z must be >= 0, widening > 0 and margin_weight finite");
+        return NULL;
+    }
+    if (max_nodes < 1 || max_nodes > 50000000) {
+        PyErr_Format(PyExc_ValueError, "max_nodes must be 1..50000000, got %d", max_nodes);
+        return NULL;
+    }
+    if (self->game.phase == GAME_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over");
+        return NULL;
+    }
+    /* Private copies: nothing the search reads can change under it while the GIL is released. */
+    typedef struct {
+        Cards cards;
+        Options options;
+        SearchContext context;
+        SearchWorld root;
+        int16_t root_action[NUM_ACTIONS];
+        int32_t root_visits[NUM_ACTIONS];
+        double root_mean[NUM_ACTIONS], root_error[NUM_ACTIONS];
+    } Work;
+    Work *work = malloc(sizeof(Work));
+    ShapeCache *cache = calloc(1, sizeof(ShapeCache));
+    if (!work || !cache) {
+        free(work);
+        free(cache);
+        return PyErr_NoMemory();
+    }
+    work->cards = self->core->cards;
+    work->options = self->core->options;
+    SearchContext *context = &work->context;
+    context->cards = &work->cards;
+    context->options = &work->options;
+    context->cache = cache;
+    context->margin_weight = margin_weight;
+    if (parse_greedy_config(greedy_obj, &context->greedy) < 0 ||
+        parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) {
+        free(work);
+        free(cache);
+        return NULL;
+    }
+    search_world(&work->root, &self->game, context);
+    GsOptions options = {
+        .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
+        .rollout = -1, .playout = rollout, .candidates = candidates, .widening = widening,
+        .z = z, .skip_forced = 1, .max_nodes = max_nodes,
+    };
+    GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean,
+                       work->root_error, 0};
+    Rng rng;
+    uint32_t words[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    rng_seed_sequence(&rng, words, 2, NULL, 0);
+    int code;
+    Py_BEGIN_ALLOW_THREADS
+    code = gs_search(&GS_AIRSHIPS, &work->root, work->root.game.current_player, &options, &rng, &result);
+    Py_END_ALLOW_THREADS
+    free(cache);
+    if (code != GS_OK) {
+        free(work);
+        if (code == GS_NO_MEMORY) return PyErr_NoMemory();
+        PyErr_Format(PyExc_RuntimeError, "the search failed (code %d)", code);
+        return NULL;
+    }
+    PyObject *root = PyTuple_New(result.n_root);
+    if (!root) {
+        free(work);
+        return NULL;
+    }
+    for (int i = 0; i < result.n_root; i++) {
+        PyObject *item = Py_BuildValue("(iidd)", work->root_action[i], work->root_visits[i],
+                                       work->root_mean[i], work->root_error[i]);
+        if (!item) {
+            Py_DECREF(root);
+            free(work);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(root, i, item);
+    }
+    PyObject *out = Py_BuildValue("(iLLiN)", result.action, (long long)result.simulations,
+                                  (long long)result.actions, result.nodes, root);
+    free(work);
+    return out;
+}
+
+/* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
+ *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
+ *                                    ((action, visits, mean, standard error)...))
  * ISMCTS for the player to act (search.c) on this game's public view; the game is not changed.
  * The GIL is released while searching (the search works on its own copies). */
-static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *Game_search_reference(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
                                "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
     long long sims;
@@ -891,6 +1015,8 @@ static PyMethodDef Game_methods[] = {
     {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
     {"search", (PyCFunction)(void (*)(void))Game_search, METH_VARARGS | METH_KEYWORDS,
      "ISMCTS for the player to act on the public view: (action, sims, actions, nodes, root)."},
+    {"search_reference", (PyCFunction)(void (*)(void))Game_search_reference, METH_VARARGS | METH_KEYWORDS,
+     "The former search (search.c), kept to compare with: same arguments and result."},
     {"scores", (PyCFunction)Game_scores, METH_NOARGS, "Every seat's current score."},
     {"result", (PyCFunction)Game_result, METH_NOARGS, "(final scores, winners mask) or None."},
     {NULL, NULL, 0, NULL},
