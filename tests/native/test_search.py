@@ -1,4 +1,4 @@
-"""The native search (``ismcts``, airships_env/native/src/search.c): legal choices for 2-4
+"""The native search (``ismcts``: airships_env/native/src/gsearch.c on airships_search.c): legal choices for 2-4
 players, nothing hidden read (docs/airships/RULES.md V2), the game's generator untouched, budgets,
 determinism, a winning move found, errors."""
 
@@ -252,47 +252,3 @@ def test_a_huge_z_keeps_the_heuristics_choice() -> None:
         heuristic = NativeGame.from_state(state).bot_action(3, HEURISTIC, state.legal_actions())
         bot = ISMCTSAgent(sims=40, z=1e9, seed=0)
         assert bot.act(Decision.from_state(state)) == heuristic
-
-
-def random_positions(players: int, games: int, every: int) -> list[NativeGame]:
-    """Decisions with a choice from seeded games of uniformly random actions."""
-    found = []
-    chooser = np.random.default_rng(1000 + players)
-    for seed in range(games):
-        game = NativeGame.new(players, seed=seed)
-        step = 0
-        while not game.is_terminal():
-            legal = game.legal_actions()
-            if len(legal) > 1 and step % every == 0:
-                found.append(game.clone())
-            game.apply_action(legal[int(chooser.integers(len(legal)))])
-            step += 1
-    return found
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_generic_search_decides_as_the_former_one(players: int) -> None:
-    """The search on gsearch.c (airships_search.c) gives the former search.c's result, whole:
-    action, simulations, actions applied, nodes and every root candidate's visits, mean and
-    error, for the same seed, position and budget, under every option that changes a path."""
-    variants: list[dict[str, object]] = [
-        {},
-        {"rollout": 1},
-        {"rollout": 2, "z": 0.0},
-        {"max_nodes": 40},
-        {"candidates": 83, "widening": 3.0, "c": 1.5},
-        {"candidates": 2, "margin_weight": 0.0},
-    ]
-    compared = 0
-    for index, game in enumerate(random_positions(players, 3, 11)):
-        for variant in variants:
-            arguments = dict(
-                sims=40, seconds=0.0, rollout=3, candidates=6, c=0.7, margin_weight=0.2,
-                widening=1.0, max_nodes=200_000, seed=index, greedy=(6.0, 0.3, 1.0),
-                heuristic=HEURISTIC, z=1.0,
-            )  # fmt: skip
-            arguments.update(variant)
-            new = game.handle.search(**arguments)
-            assert new == game.handle.search_reference(**arguments), (index, variant)
-            compared += new[1] > 0
-    assert compared > 120

@@ -17,7 +17,6 @@
 
 #include "binding.h"
 #include "gsearch.h"
-#include "search.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Core                                                                                        */
@@ -853,112 +852,6 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
     return out;
 }
 
-/* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
- *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
- *                                    ((action, visits, mean, standard error)...))
- * ISMCTS for the player to act (search.c) on this game's public view; the game is not changed.
- * The GIL is released while searching (the search works on its own copies). */
-static PyObject *Game_search_reference(GameObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
-                               "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
-    long long sims;
-    unsigned long long seed;
-    double seconds, c, margin_weight, widening, z = 0.0;
-    int rollout, candidates, max_nodes;
-    PyObject *greedy_obj, *heuristic_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|d", keywords, &sims, &seconds,
-                                     &rollout, &candidates, &c, &margin_weight, &widening,
-                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z))
-        return NULL;
-    if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0)) {
-        /* PyErr_Format has no %g: the number is formatted by PyOS_double_to_string */
-        char *text = PyOS_double_to_string(seconds, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-        if (!text) return NULL;
-        PyErr_Format(PyExc_ValueError,
-                     "search needs a budget: sims >= 0 and 0 <= seconds <= 3600, not both 0 "
-                     "(got sims=%lld, seconds=%s)", sims, text);
-        PyMem_Free(text);
-        return NULL;
-    }
-    if (rollout != BOT_RANDOM && rollout != BOT_GREEDY && rollout != BOT_HEURISTIC) {
-        PyErr_Format(PyExc_ValueError, "rollout must be 1 (random), 2 (greedy) or 3 (heuristic), got %d", rollout);
-        return NULL;
-    }
-    if (candidates < 1 || candidates > NUM_ACTIONS) {
-        PyErr_Format(PyExc_ValueError, "candidates must be 1..%d, got %d", NUM_ACTIONS, candidates);
-        return NULL;
-    }
-    if (!(c >= 0.0) || !isfinite(c) || !isfinite(margin_weight) || !(widening > 0.0) || !isfinite(widening) ||
-        !(z >= 0.0) || !isfinite(z)) {
-        PyErr_SetString(PyExc_ValueError, "c and z must be >= 0, widening > 0 and margin_weight finite");
-        return NULL;
-    }
-    if (max_nodes < 1 || max_nodes > 50000000) {
-        PyErr_Format(PyExc_ValueError, "max_nodes must be 1..50000000, got %d", max_nodes);
-        return NULL;
-    }
-    if (self->game.phase == GAME_OVER) {
-        PyErr_SetString(PyExc_ValueError, "the game is over");
-        return NULL;
-    }
-    SearchConfig config;
-    memset(&config, 0, sizeof config);
-    config.sims = sims;
-    config.seconds = seconds;
-    config.rollout = rollout;
-    config.candidates = candidates;
-    config.c = c;
-    config.margin_weight = margin_weight;
-    config.widening = widening;
-    config.z = z;
-    config.max_nodes = max_nodes;
-    config.seed = seed;
-    if (parse_greedy_config(greedy_obj, &config.greedy) < 0) return NULL;
-    if (parse_heuristic_config(heuristic_obj, &config.heuristic) < 0) return NULL;
-    /* Private copies: nothing the search reads can change under it while the GIL is released. */
-    typedef struct {
-        Game game;
-        Cards cards;
-        Options options;
-        SearchResult result;
-    } Work;
-    Work *work = malloc(sizeof(Work));
-    if (!work) return PyErr_NoMemory();
-    work->game = self->game;
-    work->cards = self->core->cards;
-    work->options = self->core->options;
-    int code;
-    Py_BEGIN_ALLOW_THREADS
-    code = search_run(&work->game, &work->cards, &work->options, &config, &work->result);
-    Py_END_ALLOW_THREADS
-    if (code != SEARCH_OK) {
-        free(work);
-        if (code == SEARCH_NO_MEMORY) return PyErr_NoMemory();
-        PyErr_Format(PyExc_RuntimeError, "the search failed (code %d)", code);
-        return NULL;
-    }
-    const SearchResult *r = &work->result;
-    PyObject *root = PyTuple_New(r->n_root);
-    if (!root) {
-        free(work);
-        return NULL;
-    }
-    for (int i = 0; i < r->n_root; i++) {
-        PyObject *item = Py_BuildValue("(iidd)", r->root_action[i], r->root_visits[i], r->root_value[i],
-                                       r->root_error[i]);
-        if (!item) {
-            Py_DECREF(root);
-            free(work);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(root, i, item);
-    }
-    PyObject *out = Py_BuildValue("(iLLiN)", r->action, (long long)r->simulations,
-                                  (long long)r->actions, r->nodes, root);
-    free(work);
-    return out;
-}
-
 /* scores() -> every seat's current score (E2) */
 static PyObject *Game_scores(GameObject *self, PyObject *unused) {
     (void)unused;
@@ -1015,8 +908,6 @@ static PyMethodDef Game_methods[] = {
     {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
     {"search", (PyCFunction)(void (*)(void))Game_search, METH_VARARGS | METH_KEYWORDS,
      "ISMCTS for the player to act on the public view: (action, sims, actions, nodes, root)."},
-    {"search_reference", (PyCFunction)(void (*)(void))Game_search_reference, METH_VARARGS | METH_KEYWORDS,
-     "The former search (search.c), kept to compare with: same arguments and result."},
     {"scores", (PyCFunction)Game_scores, METH_NOARGS, "Every seat's current score."},
     {"result", (PyCFunction)Game_result, METH_NOARGS, "(final scores, winners mask) or None."},
     {NULL, NULL, 0, NULL},
