@@ -148,8 +148,9 @@ static int simulate(Search *s, const void *root, int seat) {
             int n_ranked = g->rank(world, s->legal, n_legal, s->ranked);
             double width = o->widening * sqrt((double)s->nodes[node].visits);
             order = s->ranked;
-            allowed = width < 1.0 ? 1 : (int)width;
-            if (allowed > n_ranked) allowed = n_ranked;
+            /* a width past the ranked actions is never converted (a huge one would overflow) */
+            allowed = width < 1.0 ? 1 : width >= n_ranked ? n_ranked : (int)width;
+            if (allowed > n_ranked) allowed = n_ranked; /* a rank that kept nothing */
         }
         for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
             if (o->candidates <= 0 || s->nodes[c].mover == mover)

@@ -35,7 +35,7 @@
 #include "rng.h"
 
 #define GS_MAX_PLAYERS 8
-#define GS_MAX_NODES 4000000 /* ~150 MB: a long time budget's search ends when its tree is full */
+#define GS_MAX_NODES 4000000 /* ~180 MB: a long time budget's search ends when its tree is full */
 
 /* A game, as the search sees it. States are plain structs of ``state_size`` bytes (copied with
  * memcpy). Every function but the optional ones must be set. */
@@ -74,7 +74,8 @@ typedef struct {
     double bias;         /* the prior's progressive bias (>= 0) */
     int32_t playout;     /* bot code of the rollouts (0: the game's rollout policy, else uniform) */
     /* Off when 0 (see the top of this file); set by name, after the fields above. */
-    int32_t candidates;  /* > 0: ranked candidates, the root searches the rank's best this many */
+    int32_t candidates;  /* > 0: ranked candidates, the root searches the rank's best this many
+                          * (needs ``rank`` and widening > 0; not with ``prior``) */
     double widening;     /* ranked: children below the root, max(1, widening * sqrt(visits)) */
     double z;            /* ranked: the gate's standard errors (0: the most visited, always) */
     int32_t skip_forced; /* 1: a forced action is no decision (the simulation stays in its node) */
