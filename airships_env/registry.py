@@ -8,6 +8,7 @@ nothing and a game whose optional dependencies are missing fails only when used:
 
     airships_env.games()  # ['airships', ...]
     env = airships_env.make("airships", num_players=3)  # the game's PettingZoo AEC env
+    env = airships_env.make("nippon", backend="python")  # on the Python engine, not the core
     game = airships_env.registry.get_game("airships")  # the protocol's Game object
 
 Names and ids: a game ``name`` (``"airships"``) of ``version`` N is the PettingZoo env
@@ -103,12 +104,15 @@ def resolve_game(game: Game | str) -> Game:
 
 
 def make(name: str, **kwargs: Any) -> Any:
-    """The PettingZoo AEC environment of game ``name`` (``kwargs`` go to the game's ``env``)."""
+    """The PettingZoo AEC environment of game ``name`` (``kwargs`` go to the game's ``env``:
+    ``backend="native"`` or ``"python"`` picks the engine, None or nothing the game's default,
+    its first ``backends``, the native core where it is built)."""
     return get_game(name).env(**kwargs)
 
 
 def make_single_agent(game: str, **kwargs: Any) -> Any:
-    """The single-agent Gymnasium environment of ``game`` (the entry point of its gym id)."""
+    """The single-agent Gymnasium environment of ``game`` (the entry point of its gym id;
+    ``gym.make(id, backend=...)`` passes ``backend`` here, as :func:`make` does)."""
     return get_game(game).single_agent_env(**kwargs)
 
 
