@@ -55,7 +55,6 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from airships_env.chance import check_seed
-from airships_env.gamekit import check_backend
 from airships_env.protocol import (
     ActionSpaceError,
     Game,
@@ -64,7 +63,7 @@ from airships_env.protocol import (
     as_action_index,
     not_an_action_reason,
 )
-from airships_env.registry import pettingzoo_name, resolve_game
+from airships_env.registry import check_backend, pettingzoo_name, resolve_game
 
 __all__ = [
     "ILLEGAL_ACTION_MODES",

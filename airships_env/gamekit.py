@@ -30,44 +30,13 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "BACKENDS",
     "PythonGame",
-    "check_backend",
     "is_native",
     "pettingzoo_functions",
     "python_state",
     "replay_native",
     "score_shares",
 ]
-
-#: Every backend a game may have: its rules in a native core, or in the Python engine.
-BACKENDS: tuple[str, ...] = ("native", "python")
-
-
-def native_built() -> bool:
-    """Whether the native core (``airships_env.native._core``) is built here."""
-    from airships_env.native import available
-
-    return available()
-
-
-def check_backend(game: Any, backend: object) -> str:
-    """``backend`` if ``game`` has it, the game's default (its first) for None; else a
-    ValueError naming the game's backends (and, for ``"native"`` where the core is not built,
-    how to build it)."""
-    if backend is None:
-        default: str = game.backends[0]
-        return default
-    if isinstance(backend, str) and backend in game.backends:
-        return backend
-    why = ""
-    if backend == "native" and not native_built():
-        why = (
-            " (the native core is not built here: `pip install -e .` builds it, with a C compiler)"
-        )
-    raise ValueError(
-        f"{game.name}: backend must be one of {game.backends} or None, got {backend!r}{why}"
-    )
 
 
 class PythonGame:
@@ -113,6 +82,8 @@ class PythonGame:
     def backends(self) -> tuple[str, ...]:
         """``("native", "python")`` for a game with a native core built here (the first is
         the environments' default), else ``("python",)``."""
+        from airships_env.registry import BACKENDS, native_built
+
         if self.native_table is not None and native_built():
             return BACKENDS
         return ("python",)
@@ -136,6 +107,8 @@ class PythonGame:
         """Set up and deal a game (options: the rules options or their dict; data: the loaded
         data or a path to load it from; backend: one of ``backends``, None for the default);
         both backends deal the same game from the same seed."""
+        from airships_env.registry import check_backend
+
         backend = check_backend(self, backend)
         if isinstance(options, Mapping):
             options = self.options_from_dict(dict(options))

@@ -27,6 +27,8 @@ from typing import Any
 from airships_env.protocol import Game
 
 __all__ = [
+    "BACKENDS",
+    "check_backend",
     "games",
     "get_game",
     "gym_id",
@@ -47,6 +49,35 @@ _TARGETS: dict[str, str] = {
 }
 
 _LOADED: dict[str, Game] = {}
+
+#: Every backend a game may have: its rules in a native core, or in the Python engine.
+BACKENDS: tuple[str, ...] = ("native", "python")
+
+
+def native_built() -> bool:
+    """Whether the native core (``airships_env.native._core``) is built here."""
+    from airships_env.native import available
+
+    return available()
+
+
+def check_backend(game: Any, backend: object) -> str:
+    """``backend`` if ``game`` has it, the game's default (its first) for None; else a
+    ValueError naming the game's backends (and, for ``"native"`` where the core is not built,
+    how to build it)."""
+    if backend is None:
+        default: str = game.backends[0]
+        return default
+    if isinstance(backend, str) and backend in game.backends:
+        return backend
+    why = ""
+    if backend == "native" and not native_built():
+        why = (
+            " (the native core is not built here: `pip install -e .` builds it, with a C compiler)"
+        )
+    raise ValueError(
+        f"{game.name}: backend must be one of {game.backends} or None, got {backend!r}{why}"
+    )
 
 
 def register(name: str, target: str) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import airships_env
-from airships_env import gamekit
+from airships_env import gamekit, registry
 from airships_env.game_aec import GameAEC
 from airships_env.game_single_agent import GameSingleAgentEnv
 from airships_env.policy import Decision
@@ -289,7 +289,7 @@ def test_make_and_the_gymnasium_ids_pick_the_backend(game: Game) -> None:
 def test_without_the_core_the_python_engine_is_the_only_backend(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(gamekit, "native_built", lambda: False)
+    monkeypatch.setattr(registry, "native_built", lambda: False)
     for name in games():
         game = get_game(name)
         assert game.backends == ("python",)

@@ -48,7 +48,7 @@ class AirshipsGame:
     def backends(self) -> tuple[str, ...]:
         """``("native", "python")`` where the native core is built (the environments' default
         first, as :func:`airships_env.aec.default_backend`), else ``("python",)``."""
-        from airships_env.gamekit import BACKENDS, native_built
+        from airships_env.registry import BACKENDS, native_built
 
         return BACKENDS if native_built() else ("python",)
 
@@ -68,7 +68,7 @@ class AirshipsGame:
     ) -> Any:
         """Set up and deal a game (S1-S6); ``data``: a card file or CardSet; ``backend``:
         ``"python"`` (the engine), ``"native"`` (the C core, same game), None the default."""
-        from airships_env.gamekit import check_backend
+        from airships_env.registry import check_backend
 
         if check_backend(self, backend) == "native":
             from airships_env.native import NativeGame
