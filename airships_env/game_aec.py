@@ -34,9 +34,10 @@ protocol has no turns of its own: here a turn is one action).
 
 Backends: ``backend`` is one of the game's ``backends``; None (the default) takes its first,
 ``"native"`` where the game's rules run in a native core built here (the same game, bit for bit,
-as ``"python"``, the engine). With the native backend ``env.state`` is a
-:class:`~airships_env.native.state.NativeState` (the protocol's vocabulary; ``to_state()`` gives
-the engine's state) and the observations come from the core (a state's own ``observe(seat)``).
+as ``"python"``, the engine). With the native backend ``env.state`` is the core's game with the
+protocol's vocabulary (a :class:`~airships_env.native.state.NativeState`; Airships' own
+``NativeGame``), ``to_state()`` gives the engine's state, and the observations come from the
+core (a state's own ``observe(seat)``).
 
 Seeding: ``reset(seed=s)`` makes the game reproducible; ``reset()`` continues the seeded stream.
 Rendering goes through the game's :class:`~airships_env.protocol.Presenter`, with the true
