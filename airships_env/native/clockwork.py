@@ -150,6 +150,7 @@ class NativeClockworkGame(NativeTable):
     __slots__ = ()
     PHASE_NAMES = PHASE_NAMES
     OVER = OVER
+    ACTION_NAMES = A.ACTION_NAMES
 
     @classmethod
     def new(
@@ -209,7 +210,12 @@ class NativeClockworkGame(NativeTable):
             if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
                 raise ValueError(f"forced dice must be two faces 1..6, found {dice!r}")
             forced = (int(dice[0]), int(dice[1]))
-        raw = self._game.apply(int(action), forced)
+        try:
+            raw = self._game.apply(int(action), forced)
+        except IllegalActionError as refused:
+            if type(action) is int:
+                raise
+            self._refuse(action, refused.why)  # named as given (np.int64(-3)), as the engine does
         step, turn, player, index, rolled, drawn, turned, given, laid, winner = raw
         return ActionRecord(
             step=step,

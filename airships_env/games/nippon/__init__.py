@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions, score_shares
+from airships_env.gamekit import PythonGame, pettingzoo_functions, python_state, score_shares
 from airships_env.games.nippon.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
     ActionRecord,
+    LogError,
     NipponData,
     RulesOptions,
     load_data,
@@ -49,6 +50,7 @@ class NipponGame(PythonGame):
     score_scale = 50.0
     action_names = ACTION_NAMES
     data_type = NipponData
+    native_table = "airships_env.native.nippon:NativeNipponGame"
     observes_true_state = True  # the view differs only by its generator and flag
 
     setup = staticmethod(new_game)
@@ -56,10 +58,11 @@ class NipponGame(PythonGame):
     load_data = staticmethod(load_data)
     state_from_dict = staticmethod(state_from_dict)
     record_from_dict = staticmethod(ActionRecord.from_dict)
-    replay_action = staticmethod(replay_action)
+    replay = staticmethod(replay_action)
+    log_error = LogError
     observation_layout = staticmethod(observation_layout)
     observation_size = staticmethod(observation_size)
-    observe = staticmethod(encode_observation)
+    encode_observation = staticmethod(encode_observation)
 
     def observation_bounds(self, num_players: int) -> tuple[float, float]:
         """Every observation value lies in [-4, 8] (scaled counts, see :mod:`.observation`)."""
@@ -68,6 +71,7 @@ class NipponGame(PythonGame):
     def evaluate(self, state: Any) -> list[float]:
         """Each seat's value of an unfinished state for the generic search: its VP (E4) so
         far against the others', a softmax over a fifth of ``score_scale``."""
+        state = python_state(state)
         totals = [state.vp[seat] for seat in range(state.num_players)]
         return score_shares(totals, self.score_scale / 5)
 
