@@ -45,6 +45,7 @@ setup(
                     "nippon.c",
                     "nippon_obs.c",
                     "nippon_bots.c",
+                    "nippon_batch.c",
                     "nippon_module.c",
                 )
             ],
@@ -62,6 +63,7 @@ setup(
                     "australia.h",
                     "australia_binding.h",
                     "nippon.h",
+                    "nippon_binding.h",
                 )
             ],
             extra_compile_args=[

@@ -124,7 +124,7 @@ class BatchVecEnv(VecEnv):
         self._pending_seed: int | None = None
         self.num_players = num_players
         observation_space = spaces.Box(
-            low=0.0,
+            low=self._observation_low(num_players),
             high=self._observation_high(num_players),
             shape=(self.batch.obs_size,),
             dtype=np.float32,
@@ -136,8 +136,12 @@ class BatchVecEnv(VecEnv):
 
     # -- what a game gives ----------------------------------------------------------------------
     def _observation_high(self, num_players: int) -> float | np.ndarray:
-        """The upper bound of the observation space (the lower one is 0)."""
+        """The upper bound of the observation space."""
         raise NotImplementedError
+
+    def _observation_low(self, num_players: int) -> float | np.ndarray:
+        """The lower bound of the observation space: 0 unless the game says otherwise."""
+        return 0.0
 
     def _new_batch(self, num_envs: int, num_players: int, seed: int) -> Any:
         """A new batch of the game with ``self._settings`` (opponents, learner seat, reward,

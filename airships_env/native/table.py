@@ -241,11 +241,12 @@ class NativeBatch:
         reward: str,
         max_turns: int | None,
         autoreset: bool,
-        obs_size: int,
+        obs_size: int | Callable[[int], int],
         scores_dtype: type,
     ) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int]]:
         """Check what every batch takes (each error names its argument; ``num_players`` checks
-        and returns the table size) and allocate the buffers the core writes. Returns the
+        and returns the table size; ``obs_size`` may be a function of it) and allocate the
+        buffers the core writes. Returns the
         buffers in the core's order and the settings (turn limit, auto-reset, learner seat, the
         external policies' limit); the game's own setting follows them."""
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
@@ -272,7 +273,7 @@ class NativeBatch:
         self.num_games = int(num_games)
         self.num_players = players
         self.seed = int(seed)
-        self.obs_size = int(obs_size)
+        self.obs_size = int(obs_size(players) if callable(obs_size) else obs_size)
         n, p, o = self.num_games, players, self.obs_size
         self.obs = np.zeros((n, o), dtype=np.float32)
         self.masks = np.zeros((n, self.NUM_ACTIONS), dtype=np.bool_)

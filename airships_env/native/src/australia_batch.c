@@ -66,6 +66,7 @@ static const GbGame AU_BATCH = {
     .type_name = "AustraliaBatch",
     .max_constant = "AU_BATCH_MAX_GAMES",
     .doc = "N Australia games stepped together (see airships_env/native/australia.py).",
+    .arg_names = {"options", "map", "components"},
     .state_size = sizeof(AuGame),
     .config_size = sizeof(AuConfig),
     .memory_size = 0,

@@ -55,6 +55,7 @@ static const GbGame CW_BATCH = {
     .type_name = "ClockworkBatch",
     .max_constant = "CW_BATCH_MAX_GAMES",
     .doc = "N Clockwork City games stepped together (see airships_env/native/clockwork.py).",
+    .arg_names = {"options", "counts", "track"},
     .state_size = sizeof(CwGame),
     .config_size = sizeof(CwConfig),
     .memory_size = 0,

@@ -530,8 +530,15 @@ static int parse_settings(GbBatch *self, const GbGame *g, PyObject *settings, in
 
 static int gb_init(GbBatch *self, PyObject *args, PyObject *kwargs) {
     const GbGame *g = game_of(Py_TYPE(self));
-    static char *keywords[] = {"num_games", "num_players", "seed_words", "a", "b", "c",
-                               "buffers",   "settings",    NULL};
+    char *keywords[] = {"num_games",
+                        "num_players",
+                        "seed_words",
+                        (char *)g->arg_names[0],
+                        (char *)g->arg_names[1],
+                        (char *)g->arg_names[2],
+                        "buffers",
+                        "settings",
+                        NULL};
     PyObject *seed_obj, *a, *b, *c, *buffers, *settings;
     int num_games, num_players;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOOOO", keywords, &num_games, &num_players,

@@ -21,9 +21,10 @@
  *
  * The Python type of a game's batch is
  *   Batch(num_games, num_players, seed_words, a, b, c, buffers, settings)
- * where (a, b, c) are the game's own arguments (its rules options and tables, handed to
- * ``parse_config``), buffers the 13 arrays of GB_BUFFER_NAMES and settings (max_turns (0: none),
- * autoreset, learner seat (-1: random), external policies, the game's setting).
+ * where (a, b, c) are the game's own arguments (its rules options and tables, named by
+ * ``arg_names``, handed to ``parse_config``), buffers the 13 arrays of gbatch.c's BUFFER_NAMES
+ * and settings (max_turns (0: none), autoreset, learner seat (-1: random), external policies,
+ * the game's setting).
  */
 #ifndef AIRSHIPS_GBATCH_H
 #define AIRSHIPS_GBATCH_H
@@ -46,6 +47,7 @@ typedef struct {
     const char *type_name;    /* the Python type's name, "ClockworkBatch" */
     const char *max_constant; /* the module constant holding GB_MAX_GAMES, "CW_BATCH_MAX_GAMES" */
     const char *doc;
+    const char *arg_names[3]; /* the keywords of the game's own three arguments */
     size_t state_size;
     size_t config_size;
     size_t memory_size; /* what a seat's bot keeps between its decisions (0: nothing) */

@@ -20,7 +20,7 @@
 
 #include "args.h"
 #include "binding.h"
-#include "nippon.h"
+#include "nippon_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -345,7 +345,7 @@ static int parse_achievements(PyObject *t, NiConfig *c) {
 }
 
 /* The rules' parameters (the checks of data.py and model.py, again). */
-static int parse_config(PyObject *options, PyObject *tables, NiConfig *c) {
+int ni_parse_config(PyObject *options, PyObject *tables, NiConfig *c) {
     memset(c, 0, sizeof *c);
     if (parse_options(options, c) < 0) return -1;
     if (!tuple_of(tables, 10, "tables (costs, board, turn track, player board, goods, factories, "
@@ -381,7 +381,7 @@ static PyObject *py_ni_new(PyObject *module, PyObject *args) {
     if (arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
     NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
+    if (ni_parse_config(options, tables, &config) < 0) return NULL;
     Rng rng;
     if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
     if (!rng.present) {
@@ -580,7 +580,7 @@ static PyObject *py_ni_import(PyObject *module, PyObject *args) {
     NiGameObject *self = ni_alloc();
     if (!self) return NULL;
     self->game.num_players = (int8_t)players;
-    if (parse_config(options, tables, &self->game.config) < 0) {
+    if (ni_parse_config(options, tables, &self->game.config) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -732,10 +732,7 @@ static PyObject *NiGame_apply(NiGameObject *self, PyObject *action_obj) {
         Py_DECREF(item_);                                                \
     } while (0)
 
-/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
-static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
-    (void)unused;
-    const NiGame *g = &self->game;
+PyObject *ni_export_dict(const NiGame *g) {
     const NiConfig *c = &g->config;
     int n = g->num_players;
     PyObject *out = PyDict_New();
@@ -807,6 +804,12 @@ static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
+static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
+    (void)unused;
+    return ni_export_dict(&self->game);
+}
+
 /* observe(seat, out): ``seat``'s observation into ``out``, a writable C-contiguous float32
  * buffer of exactly obs_size items (the game's layout: its data file's spaces and rows). */
 static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
@@ -832,7 +835,7 @@ static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
 }
 
 /* The weights tuple (NiBotWeights' fields in order, growth last): 29 finite floats. */
-static int parse_weights(PyObject *obj, NiBotWeights *w) {
+int ni_parse_weights(PyObject *obj, NiBotWeights *w) {
     enum { N = 29 };
     PyObject *t = tuple_of(obj, N, "weights");
     if (!t) return -1;
@@ -869,7 +872,7 @@ static PyObject *NiGame_bot_action(NiGameObject *self, PyObject *args) {
                 "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
         return NULL;
     NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (ni_parse_weights(weights_obj, &weights) < 0) return NULL;
     PyObject *memory = tuple_of(memory_obj, 3, "memory (plan, key_turn, key_seat)");
     if (!memory) return NULL;
     NiBotMemory m;
@@ -914,7 +917,7 @@ static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (ni_parse_weights(weights_obj, &weights) < 0) return NULL;
     if (weights.planning && self->game.config.colour_cost == 0) {
         PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
         return NULL;
@@ -997,7 +1000,7 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
         arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
         return NULL;
     NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
+    if (ni_parse_config(options, tables, &config) < 0) return NULL;
     long long actions = 0;
     uint32_t entropy = (uint32_t)seed;
     NiGame *game = PyMem_Malloc(sizeof *game);
@@ -1024,71 +1027,9 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
-/* ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions: whole
- * games between copies of the native bot ``kind`` in the core alone (the bots' benchmark), the GIL
- * released. Game g deals (and draws its bag) from SeedSequence(seed, spawn_key=(g, 0)); the bot
- * in seat s draws from (g, 1 + s) and keeps its own plan. */
-static PyObject *py_ni_bot_decisions(PyObject *module, PyObject *args) {
-    PyObject *kind_obj, *players_obj, *games_obj, *seed_obj, *options, *tables, *weights_obj;
-    (void)module;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &kind_obj, &players_obj, &games_obj, &seed_obj,
-                          &options, &tables, &weights_obj))
-        return NULL;
-    long kind, players, games, seed;
-    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
-                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0 ||
-        arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0 ||
-        arg_int(games_obj, 0, 1L << 30, "games", &games) < 0 ||
-        arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
-        return NULL;
-    NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
-    NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
-    if (kind != NI_BOT_RANDOM && weights.planning && config.colour_cost == 0) {
-        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
-        return NULL;
-    }
-    long long decisions = 0;
-    uint32_t entropy = (uint32_t)seed;
-    NiGame *game = PyMem_Malloc(sizeof *game);
-    NiBotMemory *memory = PyMem_Malloc(sizeof *memory * NI_MAX_PLAYERS);
-    if (!game || !memory) {
-        PyMem_Free(game);
-        PyMem_Free(memory);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    for (long g = 0; g < games; g++) {
-        Rng deal, seat_rng[NI_MAX_PLAYERS];
-        uint32_t spawn[2] = {(uint32_t)g, 0};
-        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
-        for (int s = 0; s < players; s++) {
-            spawn[1] = 1u + (uint32_t)s;
-            rng_seed_sequence(&seat_rng[s], &entropy, 1, spawn, 2);
-            memory[s].len = 0;
-            memory[s].key_turn = -1;
-            memory[s].key_seat = -1;
-        }
-        ni_new_game(game, &config, (int)players, &deal);
-        for (long steps = 0; !game->game_over && steps < NI_RANDOM_GAME_STEPS; steps++) {
-            int seat = game->current;
-            int action = ni_bot_action(game, (int)kind, &weights, &seat_rng[seat], &memory[seat]);
-            ni_apply_legal(game, action, NULL);
-            decisions++;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(game);
-    PyMem_Free(memory);
-    return PyLong_FromLongLong(decisions);
-}
-
 static PyMethodDef nippon_functions[] = {
     {"ni_random_games", py_ni_random_games, METH_VARARGS,
      "ni_random_games(num_players, games, seed, options, tables) -> actions applied"},
-    {"ni_bot_decisions", py_ni_bot_decisions, METH_VARARGS,
-     "ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions"},
     {"ni_new", py_ni_new, METH_VARARGS,
      "ni_new(num_players, rng_state, options, tables) -> NipponGame"},
     {"ni_import", py_ni_import, METH_VARARGS, "ni_import(options, tables, state_dict) -> NipponGame"},
@@ -1100,5 +1041,6 @@ int nippon_register(PyObject *module) {
     Py_INCREF(&NiGameType);
     if (PyModule_AddObject(module, "NipponGame", (PyObject *)&NiGameType) < 0) return -1;
     if (PyModule_AddIntConstant(module, "NI_NUM_ACTIONS", NI_NUM_ACTIONS) < 0) return -1;
+    if (nippon_batch_register(module) < 0) return -1;
     return PyModule_AddFunctions(module, nippon_functions);
 }
