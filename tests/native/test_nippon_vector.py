@@ -6,6 +6,11 @@ refused with errors naming the game, the action and the legal ones."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +35,7 @@ from airships_env.protocol import ActionSpaceError
 from tests.native.test_nippon_native import edited_text
 
 WEIGHTS = (BOTS["greedy"][1], BOTS["heuristic"][1])
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Episode:
@@ -376,3 +382,65 @@ def test_maskable_ppo_trains_on_it() -> None:
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, seed=0)
     model.learn(512)
     assert model.num_timesteps >= 512
+
+
+# The shared batch's lock (gbatch.c), with a game whose bots keep memory: one thread steps, one
+# resets at random moments, one reads games back; nothing crashes and every game stays whole.
+RACE = """
+import json, random, threading, time
+import numpy as np
+from airships_env.games.nippon.engine import IllegalActionError
+from airships_env.native.nippon import NipponBatch
+
+batch = NipponBatch(300, 3, seed=1, opponents=["heuristic", "greedy"])
+batch.reset()
+stop = threading.Event()
+counts = {"steps": 0, "refused": 0, "resets": 0, "reads": 0}
+
+def resetter():
+    chance = random.Random(2)
+    while not stop.is_set():
+        time.sleep(chance.random() * 0.004)
+        batch.reset()
+        counts["resets"] += 1
+
+def reader():
+    chance = random.Random(3)
+    while not stop.is_set():
+        game = chance.randrange(batch.num_games)
+        batch.game_state(game)
+        batch.seat_controllers(game)
+        counts["reads"] += 1
+
+threads = [threading.Thread(target=resetter), threading.Thread(target=reader)]
+for thread in threads:
+    thread.start()
+deadline = time.monotonic() + 3.0
+try:
+    while time.monotonic() < deadline:
+        try:
+            batch.step(batch.masks.argmax(axis=1).astype(np.int32))
+            counts["steps"] += 1
+        except IllegalActionError:  # a reset changed the games after the masks were read
+            counts["refused"] += 1
+finally:
+    stop.set()
+    for thread in threads:
+        thread.join()
+for i in range(batch.num_games):
+    state = batch.game_state(i)
+    assert np.flatnonzero(batch.masks[i]).tolist() == list(state.legal_actions()), i
+print("finished", json.dumps(counts))
+"""
+
+
+def test_reset_in_one_thread_while_another_steps_never_crashes() -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", RACE], env=env, capture_output=True, text=True, timeout=180,
+        cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-3000:]}"
+    counts = json.loads(done.stdout.split("finished", 1)[1])
+    assert counts["steps"] + counts["refused"] > 10 and counts["resets"] > 10
+    assert counts["reads"] > 10
