@@ -208,12 +208,13 @@ class NativeTable:
 
 
 class NativeBatch:
-    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``): the arguments
-    every batch takes and the buffers the core writes (:meth:`_prepare`), stepping the core's
-    batch with the actions checked first, the refusal naming the game, the action and its legal
-    actions, the next episodes' opponents and a game's state. A subclass checks its player
-    count, calls :meth:`_prepare`, builds the core's batch (``_batch``) in its ``__init__`` and
-    names its game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
+    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``, ``NipponBatch``,
+    whose core is one C batch, ``src/gbatch.c``): the arguments every batch takes and the
+    buffers the core writes (:meth:`_prepare`), stepping the core's batch with the actions
+    checked first, the refusal naming the game, the action and its legal actions, the next
+    episodes' opponents and a game's state. A subclass checks its player count, calls
+    :meth:`_prepare`, builds the core's batch (``_batch``) in its ``__init__`` and names its
+    game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
 
     NUM_ACTIONS: ClassVar[int]
     ACTION_NAMES: ClassVar[Sequence[str]]
