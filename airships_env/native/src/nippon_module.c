@@ -636,8 +636,7 @@ static PyObject *rows_list(const void *values, int rows, int n, int width, int s
 
 static PyObject *legal_list(const NiGame *g) {
     int16_t legal[NI_NUM_ACTIONS];
-    int n = ni_legal_actions(g, legal);
-    return int_list(legal, n, 2);
+    return arg_action_list(legal, ni_legal_actions(g, legal));
 }
 
 static PyObject *NiGame_legal_actions(NiGameObject *self, PyObject *unused) {
@@ -650,18 +649,12 @@ static PyObject *NiGame_legal_actions(NiGameObject *self, PyObject *unused) {
 static PyObject *illegal(NiGameObject *self, PyObject *action, long index, int in_range) {
     const NiGame *g = &self->game;
     PyObject *legal = legal_list(g);
-    if (!legal) return NULL;
-    PyObject *module = PyImport_ImportModule("airships_env.games.nippon.engine.actions");
+    PyObject *module = legal ? PyImport_ImportModule("airships_env.games.nippon.engine.actions")
+                             : NULL;
     PyObject *table = module ? PyObject_GetAttrString(module, "ACTION_NAMES") : NULL;
     Py_XDECREF(module);
-    if (!table) {
-        Py_DECREF(legal);
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(legal);
-    PyObject *names = PyList_New(n);
-    PyObject *why = NULL;
-    for (Py_ssize_t i = 0; names && i < n; i++) {
+    PyObject *names = table ? PyList_New(PyList_GET_SIZE(legal)) : NULL;
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(legal); i++) {
         PyObject *name = PySequence_GetItem(table, PyLong_AsLong(PyList_GET_ITEM(legal, i)));
         if (!name) {
             Py_CLEAR(names);
@@ -669,28 +662,18 @@ static PyObject *illegal(NiGameObject *self, PyObject *action, long index, int i
         }
         PyList_SET_ITEM(names, i, name);
     }
-    if (names) {
-        if (g->game_over) why = PyUnicode_FromString("the game is over");
-        else if (!in_range) why = PyUnicode_FromFormat("outside 0..%d", NI_NUM_ACTIONS - 1);
-        else {
-            PyObject *name = PySequence_GetItem(table, index);
-            why = name ? PyUnicode_FromFormat("'%U' is not legal now", name) : NULL;
-            Py_XDECREF(name);
-        }
+    char why[128] = "not legal now";
+    if (g->game_over) snprintf(why, sizeof why, "the game is over");
+    else if (!in_range) snprintf(why, sizeof why, "outside 0..%d", NI_NUM_ACTIONS - 1);
+    else if (names) {
+        PyObject *name = PySequence_GetItem(table, index);
+        const char *text = name ? PyUnicode_AsUTF8(name) : NULL;
+        if (text) snprintf(why, sizeof why, "'%s' is not legal now", text);
+        Py_XDECREF(name);
+        if (!text) Py_CLEAR(names);
     }
-    Py_DECREF(table);
-    if (!names || !why) {
-        Py_DECREF(legal);
-        Py_XDECREF(names);
-        Py_XDECREF(why);
-        return NULL;
-    }
-    PyObject *args = Py_BuildValue("(OsNNN)", action, ni_phase_name(g->phase), legal, names, why);
-    char fallback[96];
-    snprintf(fallback, sizeof fallback, "illegal action in phase '%s'", ni_phase_name(g->phase));
-    arg_raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
-    Py_XDECREF(args);
-    return NULL;
+    Py_XDECREF(table);
+    return arg_raise_illegal(action, ni_phase_name(g->phase), legal, names, why);
 }
 
 /* apply(action) -> (action, seat, draws) */
@@ -818,17 +801,7 @@ static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    const char *format = out.format ? out.format : "B";
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    int size = ni_obs_size(&self->game);
-    if (out.itemsize != 4 || format[0] != 'f' || format[1] != '\0' ||
-        out.len != (Py_ssize_t)size * 4) {
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items", size);
-        return NULL;
-    }
+    if (arg_float_out(out_obj, ni_obs_size(&self->game), &out) < 0) return NULL;
     ni_observe(&self->game, (int)seat, (float *)out.buf);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
