@@ -297,7 +297,9 @@ static PyObject *gb_reset(GbBatch *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static int has_bit(const uint64_t *bits, int action) { return (bits[action >> 6] >> (action & 63)) & 1u; }
+static int has_bit(const uint64_t *bits, int action) {
+    return (bits[action >> 6] >> (action & 63)) & 1u;
+}
 
 static PyObject *gb_step(GbBatch *self, PyObject *actions_obj) {
     if (not_ready(self)) return NULL;
@@ -427,7 +429,7 @@ static PyObject *gb_controllers(GbBatch *self, PyObject *arg) {
     return out;
 }
 
-/* The slot's bytes for a game (its head, legal bits, bot memories and state), before init. */
+/* The game a registered batch type steps. */
 static const GbGame *game_of(PyTypeObject *type) {
     for (int i = 0; i < gb_n_types; i++)
         if (&gb_types[i] == type) return gb_games[i];
@@ -436,6 +438,7 @@ static const GbGame *game_of(PyTypeObject *type) {
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
+/* A slot's bytes: its head, its legal-action bits, its seats' bot memories, its game. */
 static void layout(GbBatch *self, const GbGame *g, int num_players) {
     self->mask_words = (g->num_actions + 63) / 64;
     self->legal_at = align16(sizeof(GbSlot));
