@@ -33,6 +33,7 @@ setup(
                     "clockwork_view.c",
                     "clockwork_search.c",
                     "gsearch.c",
+                    "gbatch.c",
                     "clockwork_batch.c",
                     "clockwork_module.c",
                     "args.c",
@@ -44,6 +45,7 @@ setup(
                     "nippon.c",
                     "nippon_obs.c",
                     "nippon_bots.c",
+                    "nippon_batch.c",
                     "nippon_module.c",
                 )
             ],
@@ -54,12 +56,14 @@ setup(
                     "rng.h",
                     "binding.h",
                     "gsearch.h",
+                    "gbatch.h",
                     "clockwork.h",
                     "clockwork_binding.h",
                     "args.h",
                     "australia.h",
                     "australia_binding.h",
                     "nippon.h",
+                    "nippon_binding.h",
                 )
             ],
             extra_compile_args=[

@@ -308,7 +308,8 @@ def _set_pcg64_state(rng: np.random.Generator, after: tuple[int, int, int, int])
 
 # -- the batch ----------------------------------------------------------------------------------
 class ClockworkBatch(NativeBatch):
-    """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``).
+    """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``
+    over the shared batch ``src/gbatch.c``).
 
     In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
     seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,

@@ -82,6 +82,14 @@ class NipponGame(PythonGame):
 
         return random_games(num_players, games, seed)
 
+    def native_batch(self, num_games: int, num_players: int, seed: int) -> Any:
+        """``num_games`` games in the native core, every seat a Python seat (the environment
+        benchmark): ``.masks``, ``.obs``, ``.step(actions)`` after ``.reset()``
+        (:class:`airships_env.native.nippon.NipponBatch`)."""
+        from airships_env.native.nippon import NipponBatch
+
+        return NipponBatch(num_games, num_players, seed=seed, opponents=0)
+
     def native_bot_decisions(self, bot: str, num_players: int, games: int, seed: int) -> int:
         """Whole games between copies of the native ``bot`` in the core alone (the bots'
         benchmark); returns the decisions made (:func:`airships_env.native.nippon.
@@ -93,6 +101,11 @@ class NipponGame(PythonGame):
     def native_bots(self) -> str:
         """The bots with a native twin and how the core plays them (``module:attr``)."""
         return "agents.bots.native_tables:NIPPON"
+
+    def native_vec_env(self) -> str:
+        """The batched native VecEnv (``module:Class``, :mod:`.vector`): the core's games, bots
+        and observations, the Python bots' decisions."""
+        return "airships_env.games.nippon.vector:NipponVecEnv"
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
