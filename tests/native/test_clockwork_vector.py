@@ -131,6 +131,7 @@ def compare(
             options=options,
             data=data,
             illegal_action="raise",
+            backend="python",  # the reference: the Python engine
         )
         envs.append(env)
 
