@@ -44,6 +44,8 @@ setup(
                     "nippon.c",
                     "nippon_obs.c",
                     "nippon_bots.c",
+                    "nippon_view.c",
+                    "nippon_search.c",
                     "nippon_module.c",
                 )
             ],
@@ -60,6 +62,7 @@ setup(
                     "australia.h",
                     "australia_binding.h",
                     "nippon.h",
+                    "gsearch.h",
                 )
             ],
             extra_compile_args=[
