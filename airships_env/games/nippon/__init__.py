@@ -92,6 +92,7 @@ class NipponGame(PythonGame):
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.nippon:GreedyBot",
             "heuristic": "agents.bots.nippon:HeuristicBot",
+            "ismcts": "agents.bots.nippon_ismcts:NipponISMCTSAgent",
         }
 
     def presenter(self) -> NipponPresenter:
