@@ -228,6 +228,11 @@ class NativeNipponGame(NativeTable):
             setattr(state, name, value)
         return state
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (and deep-copies) as its Python state; a view as a view."""
+        state = self.to_state()
+        return (type(self).from_view if state.is_view else type(self).from_state, (state,))
+
     def view(self, seat: int) -> NativeNipponGame:
         """``seat``'s view (the engine's ``state.view(seat)``, field for field): the game without
         its generator, a position to search from, never to play on."""

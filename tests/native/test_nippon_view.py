@@ -7,6 +7,7 @@ engine plays on a view."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import numpy as np
@@ -110,6 +111,13 @@ def test_a_world_plays_on_like_the_engines() -> None:
         assert native.apply_action(action) == world.apply_action(action)
     assert native.to_dict() == world.to_dict()
     assert native.outcome() == world.outcome()
+
+
+def test_games_and_views_pickle_as_themselves() -> None:
+    game = NativeNipponGame.new(3, 8)
+    for original in (game, game.view(2)):
+        copied = pickle.loads(pickle.dumps(original))
+        assert copied.to_dict() == original.to_dict()
 
 
 def test_a_view_cannot_be_played_on() -> None:
