@@ -15,7 +15,9 @@
  * worker drawn to fill the board, during play too), drawn from the game's own PCG64 generator
  * with the shared samplers (rng.h) in the order of the Python engine; every action's draws are in
  * its record. Nothing here allocates, and nothing reads or writes outside the struct: the binding
- * (nippon_module.c) checks every argument that comes from Python.
+ * (nippon_module.c) checks every argument that comes from Python. A seat's view is the game
+ * without its generator (nippon_view.c), and nippon_search.c makes Nippon a game of the generic
+ * search (gsearch.h).
  */
 #ifndef AIRSHIPS_NIPPON_H
 #define AIRSHIPS_NIPPON_H
