@@ -24,7 +24,7 @@ setup(
                     "rules.c",
                     "obs.c",
                     "bots.c",
-                    "search.c",
+                    "airships_search.c",
                     "batch.c",
                     "module.c",
                     "clockwork.c",
@@ -33,6 +33,7 @@ setup(
                     "clockwork_view.c",
                     "clockwork_search.c",
                     "gsearch.c",
+                    "gbatch.c",
                     "clockwork_batch.c",
                     "clockwork_module.c",
                     "args.c",
@@ -46,6 +47,7 @@ setup(
                     "nippon_bots.c",
                     "nippon_view.c",
                     "nippon_search.c",
+                    "nippon_batch.c",
                     "nippon_module.c",
                 )
             ],
@@ -55,7 +57,8 @@ setup(
                     "core.h",
                     "rng.h",
                     "binding.h",
-                    "search.h",
+                    "gsearch.h",
+                    "gbatch.h",
                     "clockwork.h",
                     "clockwork_binding.h",
                     "args.h",
@@ -63,6 +66,7 @@ setup(
                     "australia_binding.h",
                     "nippon.h",
                     "gsearch.h",
+                    "nippon_binding.h",
                 )
             ],
             extra_compile_args=[

@@ -10,8 +10,9 @@ this process (one core), random legal play unless said otherwise:
   alone, in the same run (``native_decisions_per_s`` beside ``python_decisions_per_s``).
 - env: steps per second of the game's PettingZoo AEC environment (the generic
   :class:`~airships_env.game_aec.GameAEC`) with an observation and a mask at every step
-  (``last()``), and of PettingZoo's ``connect_four_v3`` the same way in the same run: the
-  reference of what a small Python board-game environment costs; for a game with a native
+  (``last()``), on the Python backend, and of PettingZoo's ``connect_four_v3`` the same way in
+  the same run: the reference of what a small Python board-game environment costs; for a game
+  with the native backend the same env on it (``native_aec_env_steps_per_s``); with a native
   batch (``native_batch``) also the batch, every seat a Python seat (``native_env_steps_per_s``
   beside ``python_env_steps_per_s``).
 - heuristic: decisions per second of the game's ``heuristic`` bot (else ``greedy``) playing every
@@ -86,10 +87,15 @@ def aec_steps_rate(make: Callable[[], Any], seconds: float, seed: int = 0) -> fl
     return timed(slice_of_steps, seconds)
 
 
-def game_env_rate(game: str, num_players: int, seconds: float, seed: int = 0) -> float:
-    """AEC steps per CPU second of ``game``'s own PettingZoo environment (``game.env``)."""
+def game_env_rate(
+    game: str, num_players: int, seconds: float, seed: int = 0, backend: str = "python"
+) -> float:
+    """AEC steps per CPU second of ``game``'s own PettingZoo environment (``game.env``) on
+    ``backend``."""
     rules = get_game(game)
-    return aec_steps_rate(lambda: rules.env(num_players=num_players), seconds, seed)
+    return aec_steps_rate(
+        lambda: rules.env(num_players=num_players, backend=backend), seconds, seed
+    )
 
 
 def connect_four_rate(seconds: float, seed: int = 0) -> float:
@@ -329,6 +335,11 @@ def bench_game(
         log(_line(f"{game}_v{rules.version}", env_rate, "steps/s"))
         log(_line("connect_four_v3 (PettingZoo)", reference, "steps/s"))
         log(_line("ratio", env_rate / reference, "x", digits=2))
+        if "native" in rules.backends:
+            native_aec = game_env_rate(game, num_players, seconds, backend="native")
+            figures["native_aec_env_steps_per_s"] = native_aec
+            log(_line(f"{game}_v{rules.version}, backend='native'", native_aec, "steps/s"))
+            log(_line("native / Python backend", native_aec / env_rate, "x", digits=1))
         native_env = native_env_rate(game, num_players, seconds)
         if native_env is not None:
             figures["native_env_steps_per_s"] = native_env

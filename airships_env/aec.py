@@ -88,8 +88,8 @@ from airships_env.game_aec import REWARD_MODES as REWARD_MODES  # re-exported
 from airships_env.native import NativeGame, NativeUnavailableError
 from airships_env.native import available as native_available
 from airships_env.observation import ObservationEncoder
+from airships_env.registry import BACKENDS as BACKENDS  # re-exported: every game's two engines
 
-BACKENDS: tuple[str, ...] = ("native", "python")
 SCORE_REWARD_SCALE = 20.0
 
 

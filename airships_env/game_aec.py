@@ -32,6 +32,13 @@ A value that is no action at all (not an integer, or outside the table) always r
 ``max_turns`` truncates the game (every agent truncated, rewards 0) after that many actions (the
 protocol has no turns of its own: here a turn is one action).
 
+Backends: ``backend`` is one of the game's ``backends``; None (the default) takes its first,
+``"native"`` where the game's rules run in a native core built here (the same game, bit for bit,
+as ``"python"``, the engine). With the native backend ``env.state`` is the core's game with the
+protocol's vocabulary (a :class:`~airships_env.native.state.NativeState`; Airships' own
+``NativeGame``), ``to_state()`` gives the engine's state, and the observations come from the
+core (a state's own ``observe(seat)``).
+
 Seeding: ``reset(seed=s)`` makes the game reproducible; ``reset()`` continues the seeded stream.
 Rendering goes through the game's :class:`~airships_env.protocol.Presenter`, with the true
 state and no seat: the presenter draws only what every seat may see.
@@ -57,7 +64,7 @@ from airships_env.protocol import (
     as_action_index,
     not_an_action_reason,
 )
-from airships_env.registry import pettingzoo_name, resolve_game
+from airships_env.registry import check_backend, pettingzoo_name, resolve_game
 
 __all__ = [
     "ILLEGAL_ACTION_MODES",
@@ -196,13 +203,7 @@ class GameAEC(AECEnv):
             game_type, max(game_type.player_counts) if num_players is None else num_players
         )
         check_env_options(render_mode, reward, illegal_action, max_turns)
-        if backend is None:
-            backend = game_type.backends[0]
-        if backend not in game_type.backends:
-            raise ValueError(
-                f"{game_type.name}: backend must be one of {game_type.backends} or None, "
-                f"got {backend!r}"
-            )
+        backend = check_backend(game_type, backend)
         self.metadata = {
             "render_modes": list(RENDER_MODES),
             "name": pettingzoo_name(game_type.name, game_type.version),
@@ -353,8 +354,12 @@ class GameAEC(AECEnv):
         vector = self._observations.get(seat)
         if vector is None:
             state = self._require_state()
-            seen = state if self._observes_true_state else state.view(seat)
-            vector = np.asarray(self.game.observe(seen, seat), dtype=np.float32)
+            own = getattr(state, "observe", None)  # a native state writes its seats' vectors
+            if own is not None:
+                vector = np.asarray(own(seat), dtype=np.float32)
+            else:
+                seen = state if self._observes_true_state else state.view(seat)
+                vector = np.asarray(self.game.observe(seen, seat), dtype=np.float32)
             self._observations[seat] = vector
         if agent == self.agent_selection and not (
             self.terminations.get(agent, True) or self.truncations.get(agent, True)

@@ -71,9 +71,18 @@ class Decision:
     @classmethod
     def for_game(cls, game: Game, state: Any) -> Decision:
         """The decision facing the player to act in ``state``, a state of any ``game``: its
-        view (``state.view(seat)``) is taken now, its observation made on first use."""
+        view (``state.view(seat)``) is taken now, its observation made on first use. A state
+        that writes its own observations (a native one: ``observe(seat)``) is copied (a memcpy)
+        and both the view and the observation are made from the copy on first use, so a bot
+        that reads only the observation never converts the game to Python."""
         seat = state.current_player
-        return cls(state.view(seat), seat, tuple(state.legal_actions()), game=game)
+        legal = tuple(state.legal_actions())
+        if hasattr(state, "observe"):
+            position = state.clone()
+            return cls(
+                lambda: position.view(seat), seat, legal, lambda: position.observe(seat), game
+            )
+        return cls(state.view(seat), seat, legal, game=game)
 
     @classmethod
     def from_native(cls, game: NativeGame) -> Decision:

@@ -186,7 +186,11 @@ class GameState(Protocol):
     caller that took ``action`` from ``legal_actions()`` of this very state, unchanged since (the
     environments check every action against the list they computed for the mask, so the engine
     need not compute it a second time); the same record and the same new state as
-    ``apply_action``.
+    ``apply_action``. ``observe(seat) -> np.ndarray``, a state that writes its seats'
+    observations itself (a native core): the bytes of ``game.observe(state.view(seat), seat)``;
+    the environments and ``Decision.for_game`` take it. ``to_state()``, a native state: the
+    same game as the Python engine's state (:func:`airships_env.gamekit.python_state`), for
+    code that reads a state's fields.
     """
 
     num_players: int
@@ -285,7 +289,12 @@ class Game(Protocol):
     version: int  # the environment's version: the N of airships_vN / Airships-vN
     player_counts: tuple[int, ...]  # the table sizes the rules allow, ascending
     num_actions: int  # size of the fixed action table
-    backends: tuple[str, ...]  # ("python",), or ("python", "native") with a native core
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """("python",), or ("native", "python") where the game's native core is built (the
+        environments' default is the first)."""
+        ...
 
     def action_name(self, action: int) -> str:
         """The readable name of an action index."""
@@ -302,7 +311,8 @@ class Game(Protocol):
         backend: str = "python",
     ) -> Any:
         """Set up and deal a game; all chance from ``rng`` (or ``default_rng(seed)``);
-        ``backend`` one of ``backends`` (each deals the same game from the same seed)."""
+        ``backend`` one of ``backends`` (each deals the same game from the same seed; the
+        environments' default is the first, the native core where it is built)."""
         ...
 
     def state_from_dict(self, data: Mapping[str, Any]) -> Any:

@@ -8,6 +8,7 @@ nothing and a game whose optional dependencies are missing fails only when used:
 
     airships_env.games()  # ['airships', ...]
     env = airships_env.make("airships", num_players=3)  # the game's PettingZoo AEC env
+    env = airships_env.make("nippon", backend="python")  # on the Python engine, not the core
     game = airships_env.registry.get_game("airships")  # the protocol's Game object
 
 Names and ids: a game ``name`` (``"airships"``) of ``version`` N is the PettingZoo env
@@ -26,6 +27,8 @@ from typing import Any
 from airships_env.protocol import Game
 
 __all__ = [
+    "BACKENDS",
+    "check_backend",
     "games",
     "get_game",
     "gym_id",
@@ -46,6 +49,35 @@ _TARGETS: dict[str, str] = {
 }
 
 _LOADED: dict[str, Game] = {}
+
+#: Every backend a game may have: its rules in a native core, or in the Python engine.
+BACKENDS: tuple[str, ...] = ("native", "python")
+
+
+def native_built() -> bool:
+    """Whether the native core (``airships_env.native._core``) is built here."""
+    from airships_env.native import available
+
+    return available()
+
+
+def check_backend(game: Any, backend: object) -> str:
+    """``backend`` if ``game`` has it, the game's default (its first) for None; else a
+    ValueError naming the game's backends (and, for ``"native"`` where the core is not built,
+    how to build it)."""
+    if backend is None:
+        default: str = game.backends[0]
+        return default
+    if isinstance(backend, str) and backend in game.backends:
+        return backend
+    why = ""
+    if backend == "native" and not native_built():
+        why = (
+            " (the native core is not built here: `pip install -e .` builds it, with a C compiler)"
+        )
+    raise ValueError(
+        f"{game.name}: backend must be one of {game.backends} or None, got {backend!r}{why}"
+    )
 
 
 def register(name: str, target: str) -> None:
@@ -103,12 +135,15 @@ def resolve_game(game: Game | str) -> Game:
 
 
 def make(name: str, **kwargs: Any) -> Any:
-    """The PettingZoo AEC environment of game ``name`` (``kwargs`` go to the game's ``env``)."""
+    """The PettingZoo AEC environment of game ``name`` (``kwargs`` go to the game's ``env``:
+    ``backend="native"`` or ``"python"`` picks the engine, None or nothing the game's default,
+    its first ``backends``, the native core where it is built)."""
     return get_game(name).env(**kwargs)
 
 
 def make_single_agent(game: str, **kwargs: Any) -> Any:
-    """The single-agent Gymnasium environment of ``game`` (the entry point of its gym id)."""
+    """The single-agent Gymnasium environment of ``game`` (the entry point of its gym id;
+    ``gym.make(id, backend=...)`` passes ``backend`` here, as :func:`make` does)."""
     return get_game(game).single_agent_env(**kwargs)
 
 

@@ -30,7 +30,7 @@ Needs the ``train`` extra (stable-baselines3) and the native core.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -52,6 +52,7 @@ except ImportError as error:  # pragma: no cover - the train extra is not instal
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
 from airships_env.engine import ACTION_NAMES, NUM_ACTIONS, ActionSpaceError, RulesOptions
 from airships_env.native.batch import BOTS, EXTERNAL, LEARNER, NativeBatch, Opponent
+from airships_env.native.table import BOTS as GAME_BOTS
 from airships_env.observation import observation_high
 from airships_env.policy import Decision, Policy
 from airships_env.protocol import not_an_action_reason
@@ -124,7 +125,7 @@ class BatchVecEnv(VecEnv):
         self._pending_seed: int | None = None
         self.num_players = num_players
         observation_space = spaces.Box(
-            low=0.0,
+            low=self._observation_low(num_players),
             high=self._observation_high(num_players),
             shape=(self.batch.obs_size,),
             dtype=np.float32,
@@ -136,8 +137,12 @@ class BatchVecEnv(VecEnv):
 
     # -- what a game gives ----------------------------------------------------------------------
     def _observation_high(self, num_players: int) -> float | np.ndarray:
-        """The upper bound of the observation space (the lower one is 0)."""
+        """The upper bound of the observation space."""
         raise NotImplementedError
+
+    def _observation_low(self, num_players: int) -> float | np.ndarray:
+        """The lower bound of the observation space: 0 unless the game says otherwise."""
+        return 0.0
 
     def _new_batch(self, num_envs: int, num_players: int, seed: int) -> Any:
         """A new batch of the game with ``self._settings`` (opponents, learner seat, reward,
@@ -367,6 +372,81 @@ class BatchVecEnv(VecEnv):
             f"{type(self).__name__}(num_envs={self.num_envs}, num_players={self.num_players}, "
             f"opponents={shown}, learner={LEARNER})"
         )
+
+
+class GameBatchVecEnv(BatchVecEnv):
+    """The VecEnv of a game whose core fills the shared batch (``src/gbatch.c``: Clockwork City,
+    Australia, Nippon): its ``batch_type`` (a :class:`~airships_env.native.table.NativeBatch`)
+    made with the rules options and data given here, the game object's observation bounds, the
+    native bots ``random`` / ``greedy`` / ``heuristic`` (no options unless a subclass takes them)
+    and, for an external policy without ``act_batch``, the acting seat's view as the Python
+    environments give it. A game's subclass names its ``game`` object, ``batch_type``,
+    ``num_actions`` and ``action_names``."""
+
+    game: ClassVar[Any]
+    batch_type: ClassVar[Any]
+    bot_codes = GAME_BOTS
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
+        *,
+        seed: int = 0,
+        reward: str = "win",
+        max_turns: int | None = None,
+        seat: int | str = "random",
+        options: Any = None,
+        data: Any = None,
+    ):
+        self._rules = options
+        self._game_data = data
+        super().__init__(
+            num_envs,
+            num_players,
+            opponents,
+            seed=seed,
+            reward=reward,
+            max_turns=max_turns,
+            seat=seat,
+        )
+
+    def _observation_low(self, num_players: int) -> float:
+        """The game's lower bound (GameAEC's observation space)."""
+        return float(self.game.observation_bounds(num_players)[0])
+
+    def _observation_high(self, num_players: int) -> float:
+        """The game's upper bound (GameAEC's observation space)."""
+        return float(self.game.observation_bounds(num_players)[1])
+
+    def _batch_options(self) -> dict[str, Any]:
+        """What the game's batch takes beyond the shared settings (none here)."""
+        return {}
+
+    def _new_batch(self, num_envs: int, num_players: int, seed: int) -> Any:
+        """A batch with the rules and data this VecEnv was made with."""
+        return self.batch_type(
+            num_envs,
+            num_players,
+            seed=seed,
+            options=self._rules,
+            data=self._game_data,
+            **self._batch_options(),
+            **self._settings,
+        )
+
+    def _bot(self, opponent: str) -> Opponent:
+        """Check a native bot spec: the bots take no options (a subclass may take some)."""
+        name, options = parse_bot_spec(opponent, self.bot_codes)
+        if options:
+            raise ValueError(f"opponent {opponent!r}: the {name} bot takes no options")
+        return name
+
+    def _decision(self, game: int) -> Decision:
+        """The decision facing the seat to act in game ``game``: its view, as the Python
+        environments give it."""
+        return Decision.for_game(self.game, self.batch.game_state(game))
 
 
 class AirshipsVecEnv(BatchVecEnv):

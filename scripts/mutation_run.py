@@ -283,9 +283,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "gil-c",
         "-",
         "airships_env/native/src/module.c",
-        "    code = search_run(&work->game, &work->cards, &work->options, &config, &work->result);",
-        "    Py_BLOCK_THREADS code = search_run(&work->game, &work->cards, &work->options, "
-        "&config, &work->result); Py_UNBLOCK_THREADS",
+        "    code = gs_search(&GS_AIRSHIPS, &work->root, work->root.game.current_player, &options, "
+        "&rng, &result);",
+        "    Py_BLOCK_THREADS code = gs_search(&GS_AIRSHIPS, &work->root, "
+        "work->root.game.current_player, &options, &rng, &result); Py_UNBLOCK_THREADS",
         ("tests/native/test_search.py", "-k", "gil"),
     ),
 )

@@ -40,12 +40,14 @@ PACKAGE_DATA = (
 C_SOURCES = tuple(
     f"airships_env/native/src/{name}"
     for name in (
-        *(f"{unit}.c" for unit in ("rng", "cards", "odds", "rules", "obs", "bots", "search")),
+        *(f"{unit}.c" for unit in ("rng", "cards", "odds", "rules", "obs", "bots")),
+        "airships_search.c",
+        "gsearch.c",
         "batch.c",
         "module.c",
         "core.h",
         "binding.h",
-        "search.h",
+        "gsearch.h",
     )
 )
 

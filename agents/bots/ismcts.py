@@ -1,7 +1,9 @@
 """The native search bot: information-set Monte Carlo tree search inside the core.
 
-``ismcts`` searches every decision with more than one legal action in C
-(``airships_env/native/src/search.c``), with the GIL released:
+``ismcts`` searches every decision with more than one legal action in C, with the GIL released:
+the generic search every native core shares (``airships_env/native/src/gsearch.c``) with Airships
+filling its game interface (``airships_search.c``) and its ranked candidates, progressive
+widening, gate and forced-move skipping turned on (docs/api/search.md):
 
 - single-observer ISMCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's ``is_mcts``): one
   tree over the public history, every iteration in a fresh determinization of the public view

@@ -62,7 +62,7 @@ __all__ = [
 Activation = Literal["tanh", "relu", "elu", "leaky_relu"]
 Reward = Literal["win", "score"]
 #: native: the game's batched VecEnv (N games in the core, one process: Airships, Clockwork
-#: City, Australia); subproc/dummy: Python envs.
+#: City, Australia, Nippon); subproc/dummy: Python envs.
 VecEnvKind = Literal["native", "subproc", "dummy"]
 EnvBackend = Literal["native", "python"]
 Device = Literal["auto", "cpu", "cuda", "mps"]
@@ -300,7 +300,7 @@ def resolve_device(device: str) -> str:
 #: The games with a native vector environment (``vec_env: native``); every registered game
 #: trains in Python environments (``vec_env: subproc`` or ``dummy``), with imitation
 #: (``pretrain``), ``--profile`` and the RLlib backend.
-NATIVE_VEC_ENV_GAMES = ("airships", "australia", "clockwork")
+NATIVE_VEC_ENV_GAMES = ("airships", "australia", "clockwork", "nippon")
 
 
 def check_game(game: str, counts: dict[str, int | None], source: str) -> None:

@@ -53,6 +53,8 @@ from typing import Any
 import numpy as np
 
 from agents.arena import agent_rng, deal_seed
+from agents.bots.native_tables import TableNativeBots
+from agents.executors import game_native_bots
 from agents.games import DEFAULT_GAME
 from agents.registry import make_agent
 from agents.workers import single_threaded_workers
@@ -214,6 +216,79 @@ def _protocol_game(
     return game
 
 
+def _native_twin(teacher: Policy, game: str) -> tuple[TableNativeBots, str, Any] | None:
+    """The teacher's twin in the game's native core (the core's bot and its parameter), or
+    None: Airships (its engine path), no core, or a teacher without a twin."""
+    if game == DEFAULT_GAME:
+        return None
+    bots = game_native_bots(game)
+    if not isinstance(bots, TableNativeBots):
+        return None
+    plan = bots.plan({"teacher": teacher})
+    if plan is None:
+        return None
+    return bots, plan.bots["teacher"], plan.parameters["teacher"]
+
+
+def _python_view(state: Any, seat: int) -> Any:
+    """``seat``'s view of a native game, as the Python engine's state gives it."""
+    return state.to_state().view(seat)
+
+
+def _native_game(
+    rules: Game,
+    twin: tuple[TableNativeBots, str, Any],
+    learner: Policy | None,
+    num_players: int,
+    seed: int,
+    index: int,
+    reward: str,
+    max_turns: int | None,
+) -> Played:
+    """Game ``index`` as :func:`_protocol_game` plays it, in the game's native core: the deal,
+    the rules, the observations and the teacher's decisions (its twin, from the generators the
+    Python teachers get) all there; only the student's forward pass is in Python. The same
+    rows, returns and counters as the Python path (a test holds them equal)."""
+    bots, bot, parameter = twin
+    state = bots.new_game(num_players, deal_seed(seed, index))
+    rngs = [agent_rng(seed, index, seat) for seat in range(num_players)]
+    student = index % num_players if learner is not None else -1
+    if learner is not None:  # the labelling teacher's own generator, as in _play_chunk
+        rngs[student] = agent_rng(seed, index, student + num_players)
+    memories = [bots.start_memory] * num_players
+    game = Played([])
+    played = 0
+    while not state.is_terminal():
+        if max_turns is not None and played >= max_turns:
+            return game
+        seat = state.current_player
+        legal = tuple(state.legal_actions())
+        observation = state.observe(seat)
+        mask = np.zeros(rules.num_actions, dtype=np.int8)
+        mask[list(legal)] = 1
+        label, memories[seat] = bots.decide(state, rngs[seat], bot, parameter, memories[seat])
+        action = label
+        if seat == student:
+            assert learner is not None
+            # the student reads the observation; its view is made only if it asks
+            view = partial(_python_view, state, seat)
+            decision = Decision(
+                view, seat, legal, observe=partial(np.copy, observation), game=rules
+            )
+            action = learner.act(decision)
+            game.agreed += int(label == action)
+            game.decisions += 1
+        game.rows.append((seat, observation, mask, label))
+        state.apply_action(action)
+        played += 1
+    outcome = state.outcome()
+    assert outcome is not None  # a terminal state has one
+    scale = float(getattr(rules, "score_scale", 1.0))
+    game.final = outcome_rewards(outcome, reward, scale)
+    game.wins = outcome_rewards(outcome, "win", scale)
+    return game
+
+
 def _play_chunk(
     teacher: str,
     num_players: int,
@@ -224,11 +299,14 @@ def _play_chunk(
     max_turns: int | None,
     game: str = DEFAULT_GAME,
     student: str | None = None,
+    native: bool = True,
 ) -> tuple[list[np.ndarray], list[int | float]]:
     """Play the given games (the teacher in every seat, or the ``student`` model zip in seat
-    ``g % n`` of game ``g``); returns row blocks and the counters of :data:`_COUNTERS`."""
+    ``g % n`` of game ``g``); returns row blocks and the counters of :data:`_COUNTERS`.
+    ``native``: play in the game's native core when the teacher has a twin there."""
     teachers = [_make_teacher(teacher, game) for _ in range(num_players)]
     rules = None if game == DEFAULT_GAME else get_game(game)
+    twin = _native_twin(teachers[0], game) if native else None
     learner = None
     if student is not None:
         from agents.policy_agent import ActorNet, NetPolicy
@@ -247,6 +325,8 @@ def _play_chunk(
         deal = deal_seed(seed, index)
         if rules is None:
             played = _airships_game(players, teachers, num_players, deal, reward, max_turns)
+        elif twin is not None:
+            played = _native_game(rules, twin, learner, num_players, seed, index, reward, max_turns)
         else:
             played = _protocol_game(rules, players, teachers, num_players, deal, reward, max_turns)
         if played.final is None or played.wins is None:
@@ -302,10 +382,13 @@ def collect_demonstrations(
     game: str = DEFAULT_GAME,
     student: str | None = None,
     first_game: int = 0,
+    native: bool = True,
 ) -> Demonstrations:
     """Play games ``first_game`` .. ``first_game + games - 1`` of ``game`` and record every
     decision with the teacher's action (see the module docstring); with a ``student`` (a model
-    zip of the game) it plays seat ``g % n`` of game ``g`` (DAgger)."""
+    zip of the game) it plays seat ``g % n`` of game ``g`` (DAgger). ``native``: where the
+    game's core has the teacher's twin (Clockwork City, Australia, Nippon and their random,
+    greedy and heuristic bots) the games are played there, with the same rows."""
     from tqdm import tqdm
 
     _make_teacher(teacher, game)  # a bad spec fails here, before any worker starts
@@ -319,6 +402,7 @@ def collect_demonstrations(
         max_turns=max_turns,
         game=game,
         student=student,
+        native=native,
     )
     results: dict[int, tuple[list[np.ndarray], list[int | float]]] = {}
     label = f"teacher games ({teacher})" if game == DEFAULT_GAME else f"{game} games ({teacher})"

@@ -4,7 +4,8 @@
 native VecEnv (a :class:`~airships_env.vector.BatchVecEnv`, named by the game object's
 ``native_vec_env()``: Airships' :class:`~airships_env.vector.AirshipsVecEnv`, Clockwork City's
 :class:`~airships_env.games.clockwork.vector.ClockworkVecEnv`, Australia's
-:class:`~airships_env.games.australia.vector.AustraliaVecEnv`) whose opponents are drawn from the
+:class:`~airships_env.games.australia.vector.AustraliaVecEnv`, Nippon's
+:class:`~airships_env.games.nippon.vector.NipponVecEnv`) whose opponents are drawn from the
 league (:mod:`agents.training.league`) seat by seat and game by game; :class:`NativeLeagueVecEnv`
 is Airships'. Needs stable-baselines3 and the native core.
 """

@@ -1,4 +1,4 @@
-"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c, australia_module.c, nippon_module.c)."""
+"""Type stubs of the native core's extension module (airships_env/native/src/module.c, clockwork_module.c, australia_module.c, nippon_module.c, the batches over gbatch.c)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -44,7 +44,8 @@ class Game:
         seed: int,
         greedy: tuple[float, float, float],
         heuristic: tuple[Any, ...],
-    ) -> tuple[int, int, int, int, tuple[tuple[int, int, float], ...]]: ...
+        z: float = ...,
+    ) -> tuple[int, int, int, int, tuple[tuple[int, int, float, float], ...]]: ...
     def scores(self) -> tuple[int, ...]: ...
     def result(self) -> tuple[tuple[int, ...], int] | None: ...
 
@@ -158,6 +159,7 @@ class AustraliaGame:
 
 class AustraliaBatch:
     bytes_per_game: int
+    obs_size: int
     def __init__(
         self,
         num_games: int,
@@ -205,8 +207,9 @@ def au_random_games(
     components: AustraliaComponents,
 ) -> int: ...
 
-# -- Nippon (nippon.c, nippon_module.c) -----------------------------------------------------------
+# -- Nippon (nippon.c, nippon_module.c, nippon_batch.c) ------------------------------------------
 NI_NUM_ACTIONS: int
+NI_BATCH_MAX_GAMES: int
 NipponOptions = tuple[bool, bool, bool, bool]
 
 class NipponGame:
@@ -228,6 +231,25 @@ class NipponGame:
         memory: tuple[tuple[int, ...], int, int],
     ) -> tuple[int, tuple[int, int, int, int], tuple[list[int], int, int]]: ...
     def evaluate(self, seat: int, weights: tuple[float, ...]) -> float: ...
+
+class NipponBatch:
+    bytes_per_game: int
+    obs_size: int
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        seed_words: Sequence[int],
+        options: NipponOptions,
+        tables: tuple[Any, ...],
+        weights: tuple[tuple[float, ...], tuple[float, ...]],
+        buffers: tuple[Any, ...],
+        settings: tuple[int, int, int, int, int],
+    ) -> None: ...
+    def reset(self) -> None: ...
+    def step(self, actions: Any) -> None: ...
+    def export_game(self, game: int) -> dict[str, Any]: ...
+    def controllers(self, game: int) -> tuple[int, ...]: ...
 
 def ni_new(
     num_players: int, rng: RngState, options: NipponOptions, tables: tuple[Any, ...]

@@ -203,7 +203,8 @@ class NativeAustraliaGame(NativeTable):
 
 # -- the batch ----------------------------------------------------------------------------------
 class AustraliaBatch(NativeBatch):
-    """N Australia games in the native core, stepped in one call (``src/australia_batch.c``).
+    """N Australia games in the native core, stepped in one call (``src/australia_batch.c`` over
+    the shared batch ``src/gbatch.c``).
 
     In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
     seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,

@@ -150,6 +150,7 @@ class NativeClockworkGame(NativeTable):
     __slots__ = ()
     PHASE_NAMES = PHASE_NAMES
     OVER = OVER
+    ACTION_NAMES = A.ACTION_NAMES
 
     @classmethod
     def new(
@@ -209,7 +210,12 @@ class NativeClockworkGame(NativeTable):
             if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
                 raise ValueError(f"forced dice must be two faces 1..6, found {dice!r}")
             forced = (int(dice[0]), int(dice[1]))
-        raw = self._game.apply(int(action), forced)
+        try:
+            raw = self._game.apply(int(action), forced)
+        except IllegalActionError as refused:
+            if type(action) is int:
+                raise
+            self._refuse(action, refused.why)  # named as given (np.int64(-3)), as the engine does
         step, turn, player, index, rolled, drawn, turned, given, laid, winner = raw
         return ActionRecord(
             step=step,
@@ -302,7 +308,8 @@ def _set_pcg64_state(rng: np.random.Generator, after: tuple[int, int, int, int])
 
 # -- the batch ----------------------------------------------------------------------------------
 class ClockworkBatch(NativeBatch):
-    """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``).
+    """N Clockwork City games in the native core, stepped in one call (``src/clockwork_batch.c``
+    over the shared batch ``src/gbatch.c``).
 
     In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
     seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,

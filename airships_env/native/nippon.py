@@ -14,11 +14,12 @@ loader validated, so an edited data file plays in C exactly as in Python.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from airships_env.games.nippon.engine.actions import ACTION_NAMES
+from airships_env.games.nippon.engine.actions import ACTION_NAMES, NUM_ACTIONS
 from airships_env.games.nippon.engine.data import (
     ACHIEVEMENT_KINDS,
     GIFT_KINDS,
@@ -35,17 +36,27 @@ from airships_env.games.nippon.observation import observation_size
 from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
 from airships_env.native.clockwork import SearchOptions
-from airships_env.native.convert import generator_from, rng_state
-from airships_env.native.table import NativeTable, deal_generator, set_generator_state
+from airships_env.native.convert import generator_from, rng_state, seed_words
+from airships_env.native.table import (
+    REWARD_MODES,
+    NativeBatch,
+    NativeTable,
+    Opponent,
+    deal_generator,
+    set_generator_state,
+    slot_generator,
+)
 
 __all__ = [
     "BOTS",
     "BotMemory",
     "NativeNipponGame",
+    "NipponBatch",
     "SearchOptions",
     "bot_decisions",
     "pack_options",
     "random_games",
+    "slot_generator",
     "tables",
 ]
 
@@ -167,6 +178,27 @@ def bot_decisions(
     return decisions
 
 
+def _state_from(exported: dict[str, Any], data: NipponData, options: RulesOptions) -> State:
+    """The Python :class:`State` of a game the core exported (its fields, the generator's state)."""
+    rng = exported.pop("rng")
+    state = State(data, options, generator_from(rng))
+    for name, value in exported.items():
+        setattr(state, name, value)
+    return state
+
+
+def _check_layout(obs_size: int, num_players: int, data: NipponData) -> int:
+    """The observation's length, or the error when the data file's spaces and rows make another
+    than the layout's (the encoder refuses it too)."""
+    size = observation_size(num_players)
+    if obs_size != size:
+        raise ValueError(
+            f"{data.path or data.name}: its action spaces and worker rows make a "
+            f"{obs_size}-value observation, not the layout's {size}"
+        )
+    return size
+
+
 class NativeNipponGame(NativeTable):
     """One Nippon game in the native core, with the engine's vocabulary.
 
@@ -221,12 +253,7 @@ class NativeNipponGame(NativeTable):
     def to_state(self) -> State:
         """The game as a Python :class:`State` (equal ``to_dict()`` to the engine's; a view
         comes back as the engine's view)."""
-        exported = self._game.export()
-        rng = exported.pop("rng")
-        state = State(self.data, self.options, generator_from(rng))
-        for name, value in exported.items():
-            setattr(state, name, value)
-        return state
+        return _state_from(self._game.export(), self.data, self.options)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles (and deep-copies) as its Python state; a view as a view."""
@@ -294,12 +321,7 @@ class NativeNipponGame(NativeTable):
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation (:func:`~airships_env.games.nippon.observation.
         encode_observation` of its view, the same bytes), a fresh float32 vector."""
-        size = observation_size(self._game.num_players)
-        if self._game.obs_size != size:  # the encoder refuses it too
-            raise ValueError(
-                f"{self.data.path or self.data.name}: its action spaces and worker rows make a "
-                f"{self._game.obs_size}-value observation, not the layout's {size}"
-            )
+        size = _check_layout(int(self._game.obs_size), int(self._game.num_players), self.data)
         out = np.empty(size, dtype=np.float32)
         self._game.observe(seat, out)
         return out
@@ -337,3 +359,95 @@ def _pcg64_state(rng: object) -> Any:
     if not isinstance(bit_generator, np.random.PCG64):
         raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
     return rng_state(rng)  # type: ignore[arg-type]
+
+
+# -- the batch ----------------------------------------------------------------------------------
+class NipponBatch(NativeBatch):
+    """N Nippon games in the native core, stepped in one call (``src/nippon_batch.c`` over the
+    shared batch ``src/gbatch.c``).
+
+    In every game one seat is the *learner* (drawn anew each episode, or fixed) and every other
+    seat is played by an *opponent*: a native bot (``"random"``, ``"greedy"``, ``"heuristic"``,
+    the Python bots' decisions, each seat's bot keeping its turn's plan as the Python bot does)
+    played inside the step, or an *external* policy (an integer ``k``) that the caller evaluates
+    for all games waiting on it. ``step(actions)`` applies ``actions[i]`` in every game ``i`` that
+    waits on a Python seat (``-1``, and no other value, leaves a game alone), then plays the bots
+    until a Python seat must act or the game ends; an ended game writes its rewards,
+    ``terminated`` or ``truncated``, its final observation for the learner and its winners, and
+    starts its slot's next episode (auto-reset). The arrays (all overwritten by the next call;
+    copy what you keep):
+
+    ``obs`` (N, observation_size(players)) float32 the acting seat's observation
+    (:mod:`~airships_env.games.nippon.observation`); ``masks`` (N, 176) bool its legal actions;
+    ``acting``, ``controller``, ``learner`` (N,) int8; ``rewards`` (N, players) float32
+    (GameAEC's: ``"win"`` gives each of the k winners 1/k and the others -1, ``"score"`` the
+    margin in VP over the best other seat / 50); ``terminated``, ``truncated`` (N,) bool;
+    ``final_obs`` like ``obs``; ``scores`` (N, players) int32 (the outcome's: VP, E4);
+    ``winners`` (N,) uint8, a bit per seat (E4: most VP, a tie to the tied player who took a turn
+    last); ``episode_steps`` (N,) int32, the actions of the current episode (``max_turns``
+    truncates an episode after that many, rewards 0, as :class:`~airships_env.game_aec.GameAEC`
+    does).
+
+    Seeds: episode ``e`` of slot ``i`` deals (and draws its bag) from :func:`slot_generator`
+    ``(seed, i, e, 0)`` (so ``new_game(players, rng=...)`` deals the same game); the bot in seat
+    ``s`` draws from ``(seed, i, e, 1 + s)`` and the learner's seat is
+    ``uniform_below(players)`` from ``(seed, i, e, 7)``. A slot's games depend on neither the
+    number of slots nor the others.
+    """
+
+    NUM_ACTIONS = NUM_ACTIONS
+    ACTION_NAMES = ACTION_NAMES
+    STATE = State
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int,
+        *,
+        seed: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "random",
+        learner_seat: int | str = "random",
+        reward: str = "win",
+        max_turns: int | None = None,
+        autoreset: bool = True,
+        options: RulesOptions | None = None,
+        data: NipponData | None = None,
+    ):
+        module = require()
+        self.options = options if options is not None else RulesOptions()
+        self.data = data if data is not None else default_data()
+        packed_tables = tables(self.data)
+
+        def layout(players: int) -> int:
+            """The observation's length, checked against a game the core deals from the data."""
+            rules, generator = pack_options(self.options), rng_state(np.random.default_rng(0))
+            probe = module.ni_new(players, generator, rules, packed_tables)
+            return _check_layout(int(probe.obs_size), players, self.data)
+
+        buffers, shared = self._prepare(
+            num_games,
+            int(module.NI_BATCH_MAX_GAMES),
+            lambda: _check_players(num_players),
+            seed=seed,
+            opponents=opponents,
+            learner_seat=learner_seat,
+            reward=reward,
+            max_turns=max_turns,
+            autoreset=autoreset,
+            obs_size=layout,
+            scores_dtype=np.int32,
+        )
+        self._batch = module.NipponBatch(
+            self.num_games,
+            self.num_players,
+            seed_words(self.seed),
+            pack_options(self.options),
+            packed_tables,
+            (BOTS["greedy"][1], BOTS["heuristic"][1]),
+            buffers,
+            (*shared, REWARD_MODES.index(reward)),
+        )
+
+    def game_state(self, game: int) -> State:
+        """Game ``game``'s true state as the engine's state (for tests and tools)."""
+        return _state_from(self._batch.export_game(int(game)), self.data, self.options)

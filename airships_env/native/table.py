@@ -208,12 +208,13 @@ class NativeTable:
 
 
 class NativeBatch:
-    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``): the arguments
-    every batch takes and the buffers the core writes (:meth:`_prepare`), stepping the core's
-    batch with the actions checked first, the refusal naming the game, the action and its legal
-    actions, the next episodes' opponents and a game's state. A subclass checks its player
-    count, calls :meth:`_prepare`, builds the core's batch (``_batch``) in its ``__init__`` and
-    names its game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
+    """What the games' batches share (``ClockworkBatch``, ``AustraliaBatch``, ``NipponBatch``,
+    whose core is one C batch, ``src/gbatch.c``): the arguments every batch takes and the
+    buffers the core writes (:meth:`_prepare`), stepping the core's batch with the actions
+    checked first, the refusal naming the game, the action and its legal actions, the next
+    episodes' opponents and a game's state. A subclass checks its player count, calls
+    :meth:`_prepare`, builds the core's batch (``_batch``) in its ``__init__`` and names its
+    game's ``NUM_ACTIONS``, ``ACTION_NAMES`` and ``STATE``."""
 
     NUM_ACTIONS: ClassVar[int]
     ACTION_NAMES: ClassVar[Sequence[str]]
@@ -241,11 +242,12 @@ class NativeBatch:
         reward: str,
         max_turns: int | None,
         autoreset: bool,
-        obs_size: int,
+        obs_size: int | Callable[[int], int],
         scores_dtype: type,
     ) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int]]:
         """Check what every batch takes (each error names its argument; ``num_players`` checks
-        and returns the table size) and allocate the buffers the core writes. Returns the
+        and returns the table size; ``obs_size`` may be a function of it) and allocate the
+        buffers the core writes. Returns the
         buffers in the core's order and the settings (turn limit, auto-reset, learner seat, the
         external policies' limit); the game's own setting follows them."""
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
@@ -272,7 +274,7 @@ class NativeBatch:
         self.num_games = int(num_games)
         self.num_players = players
         self.seed = int(seed)
-        self.obs_size = int(obs_size)
+        self.obs_size = int(obs_size(players) if callable(obs_size) else obs_size)
         n, p, o = self.num_games, players, self.obs_size
         self.obs = np.zeros((n, o), dtype=np.float32)
         self.masks = np.zeros((n, self.NUM_ACTIONS), dtype=np.bool_)

@@ -169,7 +169,7 @@ def test_the_game_object_is_registered_and_plays() -> None:
     state = GAME.new_state(2, seed=3, options={"full_game": True})
     assert state.options.full_game
     with pytest.raises(ValueError, match="backend"):
-        GAME.new_state(2, seed=3, backend="native")
+        GAME.new_state(2, seed=3, backend="gpu")
     presenter = GAME.presenter()
     rng = np.random.default_rng(0)
     record = None

@@ -50,6 +50,8 @@ def test_bench_json_has_every_key(game: str, capsys: pytest.CaptureFixture[str])
     }
     if native.available():
         native_keys |= {key for member, key in optional.items() if hasattr(rules, member)}
+    if "native" in rules.backends:  # the AEC env on the native backend beside the Python one
+        native_keys.add("native_aec_env_steps_per_s")
     assert set(figures) == COMMON_KEYS | native_keys | {f"engine_{n}p" for n in counts}
     assert figures["game"] == game and figures["players"] == 2
     engines = {"python", "native"} if has_native else {"python"}

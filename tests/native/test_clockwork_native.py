@@ -3,7 +3,7 @@ must give the same game at every step (the deal, the legal actions, every record
 with the players' knowledge and the generator), for every player count, every rules option, an
 edited data file and the golden games; and bad input is refused with the engine's errors.
 
-The default run plays about a thousand games (~15 s on one core); ``make test-slow`` many more.
+The default run plays about 500 games (~8 s on one core); ``make test-slow`` many more.
 """
 
 from __future__ import annotations
@@ -88,8 +88,8 @@ def play_both(
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_agree_step_by_step(players: int) -> None:
-    steps = sum(play_both(players, seed) for seed in range(200))
-    assert steps > 200 * 100
+    steps = sum(play_both(players, seed) for seed in range(80))
+    assert steps > 80 * 100
 
 
 # Every rules option at its other value(s) (the defaults are the batch above), shorter games.

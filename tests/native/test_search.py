@@ -1,4 +1,4 @@
-"""The native search (``ismcts``, airships_env/native/src/search.c): legal choices for 2-4
+"""The native search (``ismcts``: airships_env/native/src/gsearch.c on airships_search.c): legal choices for 2-4
 players, nothing hidden read (docs/airships/RULES.md V2), the game's generator untouched, budgets,
 determinism, a winning move found, errors."""
 

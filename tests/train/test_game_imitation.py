@@ -179,3 +179,36 @@ def test_a_teacher_the_game_lacks_names_the_file_the_key_and_its_agents(tmp_path
     message = str(error.value)
     assert message.startswith(f"{path}: pretrain.teacher: expected a known agent of clockwork (")
     assert "heuristic" in message and "found 'az'" in message
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "teacher", "student"),
+    [
+        ("clockwork", 3, "heuristic", None),
+        ("australia", 2, "heuristic", None),
+        ("nippon", 2, "heuristic", None),
+        ("clockwork", 2, "heuristic", "agents/models/clockwork/ppo_2p.zip"),
+        ("nippon", 2, "heuristic", "agents/models/nippon/ppo_2p.zip"),
+        ("nippon", 2, "random", "agents/models/nippon/ppo_2p.zip"),  # labels from generators
+    ],
+)
+def test_the_native_core_records_the_python_paths_rows(
+    game: str, players: int, teacher: str, student: str | None
+) -> None:
+    """Teacher games (and DAgger games with a student) played in the game's native core give
+    the Python path's rows, returns and counters exactly (agents/training/imitation.py)."""
+    from airships_env import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    kwargs = dict(reward="score", gamma=GAMMA, game=game, first_game=3)
+    if student is not None:
+        kwargs["student"] = str(ROOT / student)
+    python = collect_demonstrations(teacher, players, 2, 9, native=False, **kwargs)
+    core = collect_demonstrations(teacher, players, 2, 9, native=True, **kwargs)
+    for field in ("observations", "masks", "actions", "returns", "games"):
+        assert np.array_equal(getattr(core, field), getattr(python, field)), field
+    assert core.student_decisions == python.student_decisions
+    assert core.student_agreed == python.student_agreed
+    assert core.student_wins == python.student_wins
+    assert len(core) > 50 and (student is None or core.student_decisions > 10)

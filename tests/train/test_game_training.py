@@ -123,7 +123,6 @@ def test_a_resumed_nippon_run_continues_its_games(
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"vec_env": "native"}, "vec_env: expected subproc or dummy for nippon"),
         ({"league": {"bots": {"az": 1.0}}}, "league.bots: expected a known agent of nippon"),
         ({"pretrain": {"teacher": "az"}}, "pretrain.teacher: expected a known agent of nippon"),
         ({"num_players": 5}, "num_players: expected 2 to 4"),
@@ -134,6 +133,11 @@ def test_a_config_of_another_game_names_what_it_cannot_have(
 ) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(tiny_config(tmp_path, game="nippon", **changes))
+
+
+def test_nippon_may_train_in_the_core(tmp_path: Path) -> None:
+    config = load_config(tiny_config(tmp_path, game="nippon", vec_env="native"))
+    assert config.vec_env == "native" and config.game == "nippon"
 
 
 def test_an_unknown_game_in_a_config_lists_the_registered_ones() -> None:

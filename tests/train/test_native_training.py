@@ -288,7 +288,39 @@ def test_a_tiny_australia_run_trains_in_the_core(tmp_path: Path) -> None:
     assert not result.errors, result.errors
 
 
-def test_every_game_with_a_native_vec_env_may_train_on_it() -> None:
+def test_a_tiny_nippon_run_trains_in_the_core(tmp_path: Path) -> None:
+    """``vec_env: native`` for Nippon: the league's bots in the core (each seat's bot keeping its
+    plan), its snapshots as batched external policies; the run checkpoints, evaluates and its
+    policy plays legal moves."""
+    config = native_config(
+        tmp_path,
+        game="nippon",
+        total_timesteps=512,
+        max_turns=300,
+        league={
+            "bots": {"heuristic": 0.5, "greedy": 0.2},
+            "self_play": 0.3,
+            "pool_size": 2,
+            "snapshot_every_steps": 256,
+            "refresh_every_steps": 256,
+        },
+    )
+    assert config.vec_env == "native" and config.game == "nippon"
+    run = train(config, progress_bar=False, log=lambda text: None)
+    state = read_state(run.run_dir)
+    assert state is not None and state.num_timesteps == 512
+    assert [r["step"] for r in evaluation_rows(run.run_dir)] == [256, 512]
+    assert run.final_model is not None
+    result = run_arena(
+        [f"ppo:path={run.final_model}", "random"], 2, seed=3, workers=1, game="nippon"
+    )
+    assert not result.errors, result.errors
+
+
+def test_every_game_with_a_native_vec_env_may_train_on_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agents.training import native_league
     from agents.training.config import NATIVE_VEC_ENV_GAMES
     from agents.training.native_league import league_vec_env_class
     from airships_env.registry import games, get_game
@@ -299,5 +331,7 @@ def test_every_game_with_a_native_vec_env_may_train_on_it() -> None:
     for name in native:
         env = league_vec_env_class(name)(2, 2, mix, seed=1)
         assert env.reset().shape == (2, env.observation_space.shape[0])
+    # a game without one (every registered game has one now): a fresh name, a bare game object
+    monkeypatch.setattr(native_league, "get_game", lambda name: object())
     with pytest.raises(ValueError, match="no native vector environment"):
-        league_vec_env_class("nippon")
+        league_vec_env_class("a game without a batch")

@@ -42,8 +42,15 @@ class AirshipsGame:
     version = 1
     player_counts = (2, 3, 4)
     num_actions = NUM_ACTIONS
-    backends = ("python", "native")
     score_scale = 20.0  # reward="score": score margin / 20 (as airships_env.aec)
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """``("native", "python")`` where the native core is built (the environments' default
+        first, as :func:`airships_env.aec.default_backend`), else ``("python",)``."""
+        from airships_env.registry import BACKENDS, native_built
+
+        return BACKENDS if native_built() else ("python",)
 
     def action_name(self, action: int) -> str:
         """The readable name of an action index ('attempt board 4 (no exchange)', 'pass')."""
@@ -57,17 +64,17 @@ class AirshipsGame:
         rng: np.random.Generator | None = None,
         options: RulesOptions | None = None,
         data: Any = None,
-        backend: str = "python",
+        backend: str | None = "python",
     ) -> Any:
         """Set up and deal a game (S1-S6); ``data``: a card file or CardSet; ``backend``:
-        ``"python"`` (the engine) or ``"native"`` (the C core, same game)."""
-        if backend == "python":
-            return new_game(num_players, seed, rng=rng, cards=data, options=options)
-        if backend == "native":
+        ``"python"`` (the engine), ``"native"`` (the C core, same game), None the default."""
+        from airships_env.registry import check_backend
+
+        if check_backend(self, backend) == "native":
             from airships_env.native import NativeGame
 
             return NativeGame.new(num_players, seed, rng=rng, cards=data, options=options)
-        raise ValueError(f"backend must be one of {self.backends}, got {backend!r}")
+        return new_game(num_players, seed, rng=rng, cards=data, options=options)
 
     def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
         """The state a ``GameState.to_dict`` wrote."""

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions, score_shares
+from airships_env.gamekit import PythonGame, pettingzoo_functions, python_state, score_shares
 from airships_env.games.australia.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
     ActionRecord,
     AustraliaData,
+    LogError,
     RulesOptions,
     load_data,
     new_game,
@@ -54,6 +55,7 @@ class AustraliaGame(PythonGame):
     action_names = ACTION_NAMES
     data_type = AustraliaData
     observation_range = (0.0, 16.0)  # counts are scaled, see .observation
+    native_table = "airships_env.native.australia:NativeAustraliaGame"
     observes_true_state = True  # the encoder reads only own and public parts
 
     setup = staticmethod(new_game)
@@ -61,14 +63,16 @@ class AustraliaGame(PythonGame):
     load_data = staticmethod(_load_folder)
     state_from_dict = staticmethod(state_from_dict)
     record_from_dict = staticmethod(ActionRecord.from_dict)
-    replay_action = staticmethod(replay_action)
+    replay = staticmethod(replay_action)
+    log_error = LogError
     observation_layout = staticmethod(observation_layout)
     observation_size = staticmethod(observation_size)
-    observe = staticmethod(encode_observation)
+    encode_observation = staticmethod(encode_observation)
 
     def evaluate(self, state: Any) -> list[float]:
         """Each seat's value of an unfinished state for the generic search: its VP + dollars (E3) so
         far against the others', a softmax over a fifth of ``score_scale``."""
+        state = python_state(state)
         totals = [state.vp[seat] + state.dollars[seat] for seat in range(state.num_players)]
         return score_shares(totals, self.score_scale / 5)
 
@@ -99,6 +103,10 @@ class AustraliaGame(PythonGame):
         """The batched native VecEnv (``module:Class``, :mod:`.vector`): the core's games, bots
         and observations, the Python bots' decisions."""
         return "airships_env.games.australia.vector:AustraliaVecEnv"
+
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:AUSTRALIA"
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.gamekit import python_state
 from airships_env.games.australia.engine import actions as A
 from airships_env.games.australia.engine.data import (
     BACKS,
@@ -267,19 +268,19 @@ class AustraliaPresenter:
 
     def record_text(self, record: Any, state: Any) -> str:
         """One line describing ``record``."""
-        return record_text(record, state)
+        return record_text(record, python_state(state))
 
     def ansi(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The map as ANSI text."""
-        return ansi_map(view, seat, last_record)
+        return ansi_map(python_state(view), seat, last_record)
 
     def rgb(self, view: Any, seat: int | None, last_record: Any | None) -> np.ndarray:
         """The map as an RGB picture."""
-        return picture(view, seat)
+        return picture(python_state(view), seat)
 
     def svg(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The map as an SVG document."""
-        return svg_map(view, seat)
+        return svg_map(python_state(view), seat)
 
 
 __all__ = [

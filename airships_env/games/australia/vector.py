@@ -9,8 +9,8 @@ played inside the core's step with the Python bots' decisions, or any other
 the core's steps for all games waiting on it (``act_batch`` if it has one, else ``act`` on
 :meth:`~airships_env.policy.Decision.for_game`, the seat's view).
 
-Everything else is :class:`~airships_env.vector.BatchVecEnv`'s, as for Airships: rewards are the
-learner's at the end of a game (GameAEC's: ``"win"`` 1/k for each of k winners, -1 a loss;
+Everything else is :class:`~airships_env.vector.GameBatchVecEnv`'s, as for Airships: rewards are
+the learner's at the end of a game (GameAEC's: ``"win"`` 1/k for each of k winners, -1 a loss;
 ``"score"`` the margin over the best other seat / 50), an ended game's ``info`` holds
 ``terminal_observation``, ``TimeLimit.truncated``, ``scores`` (VP + dollars), ``winners`` and
 ``seat``, and the game restarts at once. Seeds: see
@@ -22,75 +22,20 @@ Needs the ``train`` extra (stable-baselines3) and the native core.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from airships_env.games.australia import GAME
-from airships_env.games.australia.engine import ACTION_NAMES, NUM_ACTIONS, AustraliaData
-from airships_env.games.australia.engine.model import RulesOptions
-from airships_env.native.australia import BOTS, AustraliaBatch
-from airships_env.native.table import Opponent
-from airships_env.policy import Decision
-from airships_env.vector import BatchVecEnv, OpponentSpec, parse_bot_spec
+from airships_env.games.australia.engine import ACTION_NAMES, NUM_ACTIONS
+from airships_env.native.australia import AustraliaBatch
+from airships_env.vector import GameBatchVecEnv
 
 __all__ = ["AustraliaVecEnv"]
 
 
-class AustraliaVecEnv(BatchVecEnv):
-    """``num_envs`` Australia games in the native core as one VecEnv (see the module
-    docstring)."""
+class AustraliaVecEnv(GameBatchVecEnv):
+    """``num_envs`` Australia games in the native core as one VecEnv (see the module docstring):
+    ``AustraliaVecEnv(num_envs, num_players=2, opponents="heuristic", *, seed=0, reward="win",
+    max_turns=None, seat="random", options=None, data=None)``."""
 
+    game = GAME
+    batch_type = AustraliaBatch
     num_actions = NUM_ACTIONS
     action_names = ACTION_NAMES
-    bot_codes = BOTS
-
-    def __init__(
-        self,
-        num_envs: int,
-        num_players: int = 2,
-        opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
-        *,
-        seed: int = 0,
-        reward: str = "win",
-        max_turns: int | None = None,
-        seat: int | str = "random",
-        options: RulesOptions | None = None,
-        data: AustraliaData | None = None,
-    ):
-        self._rules = options
-        self._game_data = data
-        super().__init__(
-            num_envs,
-            num_players,
-            opponents,
-            seed=seed,
-            reward=reward,
-            max_turns=max_turns,
-            seat=seat,
-        )
-
-    def _observation_high(self, num_players: int) -> float:
-        """The game's bound (GameAEC's observation space)."""
-        return GAME.observation_range[1]
-
-    def _new_batch(self, num_envs: int, num_players: int, seed: int) -> AustraliaBatch:
-        """A batch with the rules and data this VecEnv was made with."""
-        return AustraliaBatch(
-            num_envs,
-            num_players,
-            seed=seed,
-            options=self._rules,
-            data=self._game_data,
-            **self._settings,
-        )
-
-    def _bot(self, opponent: str) -> Opponent:
-        """Check a native bot spec: Australia's bots take no options."""
-        name, options = parse_bot_spec(opponent, BOTS)
-        if options:
-            raise ValueError(f"opponent {opponent!r}: the {name} bot takes no options")
-        return name
-
-    def _decision(self, game: int) -> Decision:
-        """The decision facing the seat to act in game ``game``: its view, as the Python
-        environments give it."""
-        return Decision.for_game(GAME, self.batch.game_state(game))

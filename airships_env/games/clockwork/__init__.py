@@ -11,12 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions
+from airships_env.gamekit import PythonGame, pettingzoo_functions, python_state
 from airships_env.games.clockwork.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
     ActionRecord,
     ClockworkData,
+    LogError,
     RulesOptions,
     load_data,
     new_game,
@@ -48,6 +49,7 @@ class ClockworkGame(PythonGame):
     action_names = ACTION_NAMES
     data_type = ClockworkData
     observation_range = (0.0, 16.0)  # counts are scaled, see .observation
+    native_table = "airships_env.native.clockwork:NativeClockworkGame"
     observes_true_state = True  # the encoder reads only own and public parts
 
     setup = staticmethod(new_game)
@@ -55,18 +57,19 @@ class ClockworkGame(PythonGame):
     load_data = staticmethod(load_data)
     state_from_dict = staticmethod(state_from_dict)
     record_from_dict = staticmethod(ActionRecord.from_dict)
-    replay_action = staticmethod(replay_action)
+    replay = staticmethod(replay_action)
+    log_error = LogError
     observation_layout = staticmethod(observation_layout)
     observation_size = staticmethod(observation_size)
-    observe = staticmethod(encode_observation)
+    encode_observation = staticmethod(encode_observation)
 
     def rollout_action(self, state: Any, rng: np.random.Generator) -> int:
         """The generic search's rollout policy (see :mod:`.rollout`)."""
-        return rollout_action(state, rng)
+        return rollout_action(python_state(state), rng)
 
     def evaluate(self, state: Any) -> list[float]:
         """Each seat's value of an unfinished state in [0, 1] for the search (see :mod:`.evaluate`)."""
-        return evaluate(state)
+        return evaluate(python_state(state))
 
     def native_random_games(self, num_players: int, games: int, seed: int) -> int:
         """Random legal whole games in the native core alone (the engine benchmark); returns the
@@ -95,6 +98,10 @@ class ClockworkGame(PythonGame):
         """The batched native VecEnv (``module:Class``, :mod:`.vector`): the core's games, bots
         and observations, the Python bots' decisions."""
         return "airships_env.games.clockwork.vector:ClockworkVecEnv"
+
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:CLOCKWORK"
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

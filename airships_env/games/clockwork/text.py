@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.gamekit import python_state
 from airships_env.games.clockwork.engine.data import TYPE_IDS
 from airships_env.games.clockwork.engine.records import ActionRecord
 from airships_env.games.clockwork.engine.state import State
@@ -197,16 +198,16 @@ class ClockworkPresenter:
 
     def record_text(self, record: Any, state: Any) -> str:
         """One line describing ``record``."""
-        return record_text(record, state)
+        return record_text(record, python_state(state))
 
     def ansi(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The table as ANSI text."""
-        return ansi_table(view, seat, last_record)
+        return ansi_table(python_state(view), seat, last_record)
 
     def rgb(self, view: Any, seat: int | None, last_record: Any | None) -> np.ndarray:
         """The table as an RGB picture."""
-        return picture(view, seat)
+        return picture(python_state(view), seat)
 
     def svg(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The table as an SVG document."""
-        return svg_table(view, seat)
+        return svg_table(python_state(view), seat)

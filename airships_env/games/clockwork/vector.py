@@ -9,7 +9,7 @@ played inside the core's step with the Python bots' decisions, or any other
 the core's steps for all games waiting on it (``act_batch`` if it has one, else ``act`` on
 :meth:`~airships_env.policy.Decision.for_game`, the seat's view).
 
-Everything else is :class:`~airships_env.vector.BatchVecEnv`'s, as for Airships: rewards are the
+Everything else is :class:`~airships_env.vector.GameBatchVecEnv`'s, as for Airships: rewards are the
 learner's at the end of a game (GameAEC's: +1 a win, -1 a loss, 0 a draw, for ``"win"`` and
 ``"score"`` alike), an ended game's ``info`` holds ``terminal_observation``,
 ``TimeLimit.truncated``, ``scores`` (the winner 1, the others 0), ``winners`` and ``seat``, and the game restarts at once. Seeds: see
@@ -22,22 +22,24 @@ Needs the ``train`` extra (stable-baselines3) and the native core.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from airships_env.games.clockwork import GAME
 from airships_env.games.clockwork.engine import ACTION_NAMES, NUM_ACTIONS, ClockworkData
 from airships_env.games.clockwork.engine.model import RulesOptions
 from airships_env.native.clockwork import BOTS, HEURISTIC_THRESHOLD, ClockworkBatch
 from airships_env.native.table import Opponent
-from airships_env.policy import Decision
-from airships_env.vector import BatchVecEnv, OpponentSpec, parse_bot_spec
+from airships_env.vector import GameBatchVecEnv, OpponentSpec, parse_bot_spec
 
 __all__ = ["ClockworkVecEnv"]
 
 
-class ClockworkVecEnv(BatchVecEnv):
+class ClockworkVecEnv(GameBatchVecEnv):
     """``num_envs`` Clockwork City games in the native core as one VecEnv (see the module
     docstring)."""
 
+    game = GAME
+    batch_type = ClockworkBatch
     num_actions = NUM_ACTIONS
     action_names = ACTION_NAMES
     bot_codes = BOTS
@@ -56,8 +58,6 @@ class ClockworkVecEnv(BatchVecEnv):
         data: ClockworkData | None = None,
     ):
         self._threshold: float | None = None
-        self._rules = options
-        self._game_data = data
         super().__init__(
             num_envs,
             num_players,
@@ -66,24 +66,14 @@ class ClockworkVecEnv(BatchVecEnv):
             reward=reward,
             max_turns=max_turns,
             seat=seat,
+            options=options,
+            data=data,
         )
 
-    def _observation_high(self, num_players: int) -> float:
-        """The game's bound (GameAEC's observation space)."""
-        return GAME.observation_range[1]
-
-    def _new_batch(self, num_envs: int, num_players: int, seed: int) -> ClockworkBatch:
-        """A batch with the rules, data and heuristic threshold this VecEnv was made with."""
+    def _batch_options(self) -> dict[str, Any]:
+        """The heuristic's threshold this VecEnv was made with."""
         threshold = self._threshold if self._threshold is not None else HEURISTIC_THRESHOLD
-        return ClockworkBatch(
-            num_envs,
-            num_players,
-            seed=seed,
-            options=self._rules,
-            data=self._game_data,
-            threshold=threshold,
-            **self._settings,
-        )
+        return {"threshold": threshold}
 
     def _bot(self, opponent: str) -> Opponent:
         """Check a native bot spec: the heuristic takes ``threshold``, the others nothing."""
@@ -100,8 +90,3 @@ class ClockworkVecEnv(BatchVecEnv):
         elif options:
             raise ValueError(f"opponent {opponent!r}: the {name} bot takes no options")
         return name
-
-    def _decision(self, game: int) -> Decision:
-        """The decision facing the seat to act in game ``game``: its view, as the Python
-        environments give it."""
-        return Decision.for_game(GAME, self.batch.game_state(game))

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from airships_env.gamekit import PythonGame, pettingzoo_functions, score_shares
+from airships_env.gamekit import PythonGame, pettingzoo_functions, python_state, score_shares
 from airships_env.games.nippon.engine import (
     ACTION_NAMES,
     NUM_ACTIONS,
     ActionRecord,
+    LogError,
     NipponData,
     RulesOptions,
     load_data,
@@ -49,6 +50,7 @@ class NipponGame(PythonGame):
     score_scale = 50.0
     action_names = ACTION_NAMES
     data_type = NipponData
+    native_table = "airships_env.native.nippon:NativeNipponGame"
     observes_true_state = True  # the view differs only by its generator and flag
 
     setup = staticmethod(new_game)
@@ -56,10 +58,11 @@ class NipponGame(PythonGame):
     load_data = staticmethod(load_data)
     state_from_dict = staticmethod(state_from_dict)
     record_from_dict = staticmethod(ActionRecord.from_dict)
-    replay_action = staticmethod(replay_action)
+    replay = staticmethod(replay_action)
+    log_error = LogError
     observation_layout = staticmethod(observation_layout)
     observation_size = staticmethod(observation_size)
-    observe = staticmethod(encode_observation)
+    encode_observation = staticmethod(encode_observation)
 
     def observation_bounds(self, num_players: int) -> tuple[float, float]:
         """Every observation value lies in [-4, 8] (scaled counts, see :mod:`.observation`)."""
@@ -68,6 +71,7 @@ class NipponGame(PythonGame):
     def evaluate(self, state: Any) -> list[float]:
         """Each seat's value of an unfinished state for the generic search: its VP (E4) so
         far against the others', a softmax over a fifth of ``score_scale``."""
+        state = python_state(state)
         totals = [state.vp[seat] for seat in range(state.num_players)]
         return score_shares(totals, self.score_scale / 5)
 
@@ -78,6 +82,14 @@ class NipponGame(PythonGame):
 
         return random_games(num_players, games, seed)
 
+    def native_batch(self, num_games: int, num_players: int, seed: int) -> Any:
+        """``num_games`` games in the native core, every seat a Python seat (the environment
+        benchmark): ``.masks``, ``.obs``, ``.step(actions)`` after ``.reset()``
+        (:class:`airships_env.native.nippon.NipponBatch`)."""
+        from airships_env.native.nippon import NipponBatch
+
+        return NipponBatch(num_games, num_players, seed=seed, opponents=0)
+
     def native_bot_decisions(self, bot: str, num_players: int, games: int, seed: int) -> int:
         """Whole games between copies of the native ``bot`` in the core alone (the bots'
         benchmark); returns the decisions made (:func:`airships_env.native.nippon.
@@ -85,6 +97,15 @@ class NipponGame(PythonGame):
         from airships_env.native.nippon import bot_decisions
 
         return bot_decisions(bot, num_players, games, seed)
+
+    def native_bots(self) -> str:
+        """The bots with a native twin and how the core plays them (``module:attr``)."""
+        return "agents.bots.native_tables:NIPPON"
+
+    def native_vec_env(self) -> str:
+        """The batched native VecEnv (``module:Class``, :mod:`.vector`): the core's games, bots
+        and observations, the Python bots' decisions."""
+        return "airships_env.games.nippon.vector:NipponVecEnv"
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from airships_env.gamekit import python_state
 from airships_env.games.nippon.engine.actions import action_name
 from airships_env.games.nippon.engine.data import ACTION_KINDS, GIFT_KINDS, GOODS
 from airships_env.games.nippon.engine.records import ActionRecord
@@ -702,16 +703,16 @@ class NipponPresenter:
 
     def record_text(self, record: Any, state: Any) -> str:
         """One line describing ``record``."""
-        return record_text(record, state)
+        return record_text(record, python_state(state))
 
     def ansi(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The table as text with ANSI colours."""
-        return ansi_table(view, seat, last_record)
+        return ansi_table(python_state(view), seat, last_record)
 
     def rgb(self, view: Any, seat: int | None, last_record: Any | None) -> np.ndarray:
         """The table as an RGB picture."""
-        return picture(view, seat)
+        return picture(python_state(view), seat)
 
     def svg(self, view: Any, seat: int | None, last_record: Any | None) -> str:
         """The table as an SVG document."""
-        return svg_table(view, seat, last_record)
+        return svg_table(python_state(view), seat, last_record)

@@ -1,6 +1,8 @@
 /* Argument checks shared by the games' bindings (args.h). */
 #include "args.h"
 
+#include <stdio.h>
+
 int arg_int(PyObject *obj, long low, long high, const char *what, long *out) {
     if (!PyLong_Check(obj) || PyBool_Check(obj)) {
         PyErr_Format(PyExc_TypeError, "%s: expected an integer, got %.100s", what,
@@ -96,5 +98,65 @@ PyObject *arg_raise_typed(const char *module_name, const char *name, PyObject *a
         PyErr_Clear();
         PyErr_SetString(PyExc_ValueError, fallback);
     }
+    return NULL;
+}
+
+int arg_float_out(PyObject *obj, Py_ssize_t items, Py_buffer *view) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    const char *format = view->format ? view->format : "B";
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
+    if (view->itemsize != 4 || format[0] != 'f' || format[1] != '\0' || view->len != items * 4) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %zd items",
+                     items);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *arg_action_list(const int16_t *actions, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyLong_FromLong(actions[i]);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+PyObject *arg_action_names(PyObject *legal, void (*name)(int action, char *out, int size)) {
+    Py_ssize_t n = PyList_GET_SIZE(legal);
+    PyObject *names = PyList_New(n);
+    if (!names) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char text[64];
+        name((int)PyLong_AsLong(PyList_GET_ITEM(legal, i)), text, sizeof text);
+        PyObject *item = PyUnicode_FromString(text);
+        if (!item) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyList_SET_ITEM(names, i, item);
+    }
+    return names;
+}
+
+PyObject *arg_raise_illegal(PyObject *action, const char *phase, PyObject *legal, PyObject *names,
+                            const char *why) {
+    if (!legal || !names) {
+        Py_XDECREF(legal);
+        Py_XDECREF(names);
+        return NULL;
+    }
+    PyObject *args = Py_BuildValue("(OsNNs)", action, phase, legal, names, why);
+    char fallback[160];
+    snprintf(fallback, sizeof fallback, "illegal action in phase '%s': %s", phase, why);
+    arg_raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
+    Py_XDECREF(args);
     return NULL;
 }

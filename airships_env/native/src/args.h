@@ -1,4 +1,5 @@
-/* Argument checks for the games' bindings (australia_module.c): every value that comes from
+/* Argument checks for the games' bindings (clockwork_module.c, australia_module.c,
+ * nippon_module.c and their batches): every value that comes from
  * Python is range-checked here before a core sees it, and a bad one is a Python exception that
  * names what was expected and what was found. */
 #ifndef AIRSHIPS_ARGS_H
@@ -23,5 +24,18 @@ PyObject *arg_item(PyObject *dict, const char *key);
  * type cannot be made. Always returns NULL. */
 PyObject *arg_raise_typed(const char *module_name, const char *name, PyObject *args,
                           const char *fallback);
+
+/* ``obj`` as a writable C-contiguous float32 buffer of exactly ``items`` values (a seat's
+ * observation) in ``view`` (release it); 0, or -1 with the buffer error or ValueError set. */
+int arg_float_out(PyObject *obj, Py_ssize_t items, Py_buffer *view);
+/* A new list of ``n`` actions (a game's legal actions); NULL on error. */
+PyObject *arg_action_list(const int16_t *actions, int n);
+/* The names of the actions in ``legal`` (a list of ints) written by ``name``; NULL on error. */
+PyObject *arg_action_names(PyObject *legal, void (*name)(int action, char *out, int size));
+/* Raise the engines' IllegalActionError(action, phase, legal, names, why) (``legal`` and
+ * ``names`` are stolen: NULL ones mean an error is set), a ValueError naming the phase and why if
+ * the type cannot be made. Always returns NULL. */
+PyObject *arg_raise_illegal(PyObject *action, const char *phase, PyObject *legal, PyObject *names,
+                            const char *why);
 
 #endif

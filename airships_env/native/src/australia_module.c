@@ -474,18 +474,7 @@ static PyObject *AuGame_clone(AuGameObject *self, PyObject *unused) {
 
 static PyObject *legal_list(const AuGame *g) {
     int16_t legal[AU_NUM_ACTIONS];
-    int n = au_legal_actions(g, legal);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *item = PyLong_FromLong(legal[i]);
-        if (!item) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
+    return arg_action_list(legal, au_legal_actions(g, legal));
 }
 
 static PyObject *AuGame_legal_actions(AuGameObject *self, PyObject *unused) {
@@ -497,32 +486,9 @@ static PyObject *AuGame_legal_actions(AuGameObject *self, PyObject *unused) {
 static PyObject *illegal(AuGameObject *self, PyObject *action) {
     const AuGame *g = &self->game;
     PyObject *legal = legal_list(g);
-    if (!legal) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(legal);
-    PyObject *names = PyList_New(n);
-    if (!names) {
-        Py_DECREF(legal);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        char name[48];
-        au_action_name((int)PyLong_AsLong(PyList_GET_ITEM(legal, i)), name, sizeof name);
-        PyObject *item = PyUnicode_FromString(name);
-        if (!item) {
-            Py_DECREF(legal);
-            Py_DECREF(names);
-            return NULL;
-        }
-        PyList_SET_ITEM(names, i, item);
-    }
+    PyObject *names = legal ? arg_action_names(legal, au_action_name) : NULL;
     const char *why = g->phase == AU_OVER ? "the game is over" : "not legal now";
-    PyObject *args = Py_BuildValue("(OsNNs)", action, au_phase_name(g->phase), legal, names, why);
-    char fallback[96];
-    snprintf(fallback, sizeof fallback, "illegal action in phase '%s': %s",
-             au_phase_name(g->phase), why);
-    arg_raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
-    Py_XDECREF(args);
-    return NULL;
+    return arg_raise_illegal(action, au_phase_name(g->phase), legal, names, why);
 }
 
 /* The record as (step, turn, player, action, drawn, revealed, windmill_to, scorings, game_over),
@@ -690,16 +656,7 @@ static PyObject *AuGame_observe(AuGameObject *self, PyObject *args) {
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    const char *format = out.format ? out.format : "B";
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    if (out.itemsize != 4 || format[0] != 'f' || out.len != (Py_ssize_t)AU_OBS_SIZE * 4) {
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items",
-                     AU_OBS_SIZE);
-        return NULL;
-    }
+    if (arg_float_out(out_obj, AU_OBS_SIZE, &out) < 0) return NULL;
     au_observe(&self->game, (int)seat, (float *)out.buf);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "args.h"
 #include "binding.h"
 #include "clockwork_binding.h"
 #include "gsearch.h"
@@ -194,19 +195,13 @@ static PyObject *py_cw_new(PyObject *module, PyObject *args) {
 }
 
 /* -- import: a Python State's to_dict() (the generator as a state tuple) -------------------- */
-static PyObject *item_of(PyObject *dict, const char *key) {
-    PyObject *value = PyDict_GetItemString(dict, key); /* borrowed */
-    if (!value) PyErr_Format(PyExc_KeyError, "state: missing '%s'", key);
-    return value;
-}
-
 static int get_int(PyObject *dict, const char *key, long low, long high, long *out) {
-    PyObject *value = item_of(dict, key);
+    PyObject *value = arg_item(dict, key);
     return value ? int_in(value, low, high, key, out) : -1;
 }
 
 static int get_ints8(PyObject *dict, const char *key, int n, long low, long high, int8_t *out) {
-    PyObject *value = item_of(dict, key);
+    PyObject *value = arg_item(dict, key);
     long values[CW_NUM_PLACES];
     if (!value || ints_in(value, n, low, high, key, values) < 0) return -1;
     for (int i = 0; i < n; i++) out[i] = (int8_t)values[i];
@@ -239,7 +234,7 @@ static int import_state(CwGame *g, PyObject *d) {
     long v;
     int n = g->num_players;
     long last_type = CW_NUM_TYPES - 1;
-    PyObject *hands = item_of(d, "hands");
+    PyObject *hands = arg_item(d, "hands");
     if (!hands || get_rows(hands, "hands", n, CW_NUM_TYPES, 0, CW_MAX_TYPE_COUNT, &g->hands[0][0]) < 0)
         return -1;
     if (get_ints8(d, "laid_fm", n, -1, CW_NUM_FM - 1, g->laid_fm) < 0 ||
@@ -250,7 +245,7 @@ static int import_state(CwGame *g, PyObject *d) {
             PyErr_SetString(PyExc_ValueError, "laid_cb: expected -1 or a CB type");
             return -1;
         }
-    PyObject *piles = item_of(d, "piles");
+    PyObject *piles = arg_item(d, "piles");
     if (!piles) return -1;
     PyObject *fast = PySequence_Fast(piles, "piles: expected a list of 6 lists");
     if (!fast) return -1;
@@ -284,7 +279,7 @@ static int import_state(CwGame *g, PyObject *d) {
     if (get_int(d, "removed_scrap", 0, 32000, &v) < 0) return -1;
     g->removed_scrap = (int16_t)v;
     long pawns[CW_MAX_PLAYERS];
-    PyObject *pawns_obj = item_of(d, "pawns");
+    PyObject *pawns_obj = arg_item(d, "pawns");
     if (!pawns_obj || ints_in(pawns_obj, n, 0, g->config.length - 1, "pawns", pawns) < 0) return -1;
     for (int s = 0; s < n; s++) g->pawns[s] = (int16_t)pawns[s];
     if (get_int(d, "start_player", 0, n - 1, &v) < 0) return -1;
@@ -302,7 +297,7 @@ static int import_state(CwGame *g, PyObject *d) {
     g->step = (int32_t)v;
     if (get_int(d, "turn_start_field", 0, g->config.length - 1, &v) < 0) return -1;
     g->turn_start_field = (int16_t)v;
-    PyObject *endgame = item_of(d, "endgame");
+    PyObject *endgame = arg_item(d, "endgame");
     if (!endgame) return -1;
     int truth = PyObject_IsTrue(endgame);
     if (truth < 0) return -1;
@@ -324,7 +319,7 @@ static int import_state(CwGame *g, PyObject *d) {
     g->seek_type = (int8_t)v;
     if (get_int(d, "winner", -1, n - 1, &v) < 0) return -1;
     g->winner = (int8_t)v;
-    PyObject *known = item_of(d, "known");
+    PyObject *known = arg_item(d, "known");
     if (!known) return -1;
     fast = PySequence_Fast(known, "known: expected a list per observer");
     if (!fast) return -1;
@@ -340,10 +335,10 @@ static int import_state(CwGame *g, PyObject *d) {
             return -1;
         }
     Py_DECREF(fast);
-    PyObject *view_seat = item_of(d, "view_seat");
+    PyObject *view_seat = arg_item(d, "view_seat");
     if (!view_seat || int_in(view_seat, -1, -1, "view_seat (a view cannot be played)", &v) < 0)
         return -1;
-    PyObject *rng = item_of(d, "rng");
+    PyObject *rng = arg_item(d, "rng");
     return rng ? rng_from_tuple(rng, &g->rng) : -1;
 }
 
@@ -355,7 +350,7 @@ static PyObject *py_cw_import(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOO!", &options, &counts, &track, &PyDict_Type, &state))
         return NULL;
     long players;
-    PyObject *players_obj = item_of(state, "num_players");
+    PyObject *players_obj = arg_item(state, "num_players");
     if (!players_obj ||
         int_in(players_obj, CW_MIN_PLAYERS, CW_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
@@ -382,18 +377,7 @@ static PyObject *CwGame_clone(CwGameObject *self, PyObject *unused) {
 
 static PyObject *legal_list(const CwGame *g) {
     int16_t legal[CW_NUM_ACTIONS];
-    int n = cw_legal_actions(g, legal);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *item = PyLong_FromLong(legal[i]);
-        if (!item) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
+    return arg_action_list(legal, cw_legal_actions(g, legal));
 }
 
 static PyObject *CwGame_legal_actions(CwGameObject *self, PyObject *unused) {
@@ -401,53 +385,13 @@ static PyObject *CwGame_legal_actions(CwGameObject *self, PyObject *unused) {
     return legal_list(&self->game);
 }
 
-/* Raise ``module.name(*args)`` (the engines' own error types), a ValueError if not importable. */
-static void raise_typed(const char *module_name, const char *name, PyObject *args,
-                        const char *fallback) {
-    PyObject *module = PyImport_ImportModule(module_name);
-    PyObject *type = module ? PyObject_GetAttrString(module, name) : NULL;
-    Py_XDECREF(module);
-    PyObject *error = type && args ? PyObject_CallObject(type, args) : NULL;
-    Py_XDECREF(type);
-    if (error) {
-        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
-        Py_DECREF(error);
-    } else {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, fallback);
-    }
-}
-
 /* IllegalActionError(action, phase name, legal, names, why), as the Python engine raises it. */
 static PyObject *illegal(CwGameObject *self, PyObject *action) {
     const CwGame *g = &self->game;
     PyObject *legal = legal_list(g);
-    if (!legal) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(legal);
-    PyObject *names = PyList_New(n);
-    if (!names) {
-        Py_DECREF(legal);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        char name[32];
-        cw_action_name((int)PyLong_AsLong(PyList_GET_ITEM(legal, i)), name, sizeof name);
-        PyObject *item = PyUnicode_FromString(name);
-        if (!item) {
-            Py_DECREF(legal);
-            Py_DECREF(names);
-            return NULL;
-        }
-        PyList_SET_ITEM(names, i, item);
-    }
+    PyObject *names = legal ? arg_action_names(legal, cw_action_name) : NULL;
     const char *why = g->phase == CW_OVER ? "the game is over" : "not among the legal actions";
-    PyObject *args = Py_BuildValue("(OsNNs)", action, cw_phase_name(g->phase), legal, names, why);
-    char fallback[96];
-    snprintf(fallback, sizeof fallback, "illegal action in phase '%s': %s",
-             cw_phase_name(g->phase), why);
-    raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
-    Py_XDECREF(args);
-    return NULL;
+    return arg_raise_illegal(action, cw_phase_name(g->phase), legal, names, why);
 }
 
 /* The record as (step, turn, player, action, dice|None, drawn, turned, given, laid, winner),
@@ -500,7 +444,8 @@ static PyObject *CwGame_apply(CwGameObject *self, PyObject *args) {
     case CW_NO_RNG: {
         const char *message = "this state has no generator: force the dice or determinize it";
         PyObject *error_args = Py_BuildValue("(s)", message);
-        raise_typed("airships_env.games.clockwork.engine.rules", "ViewError", error_args, message);
+        arg_raise_typed("airships_env.games.clockwork.engine.rules", "ViewError", error_args,
+                        message);
         Py_XDECREF(error_args);
         return NULL;
     }
@@ -632,16 +577,7 @@ static PyObject *CwGame_observe(CwGameObject *self, PyObject *args) {
     long seat;
     if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    const char *format = out.format ? out.format : "B";
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    if (out.itemsize != 4 || format[0] != 'f' || out.len != (Py_ssize_t)CW_OBS_SIZE * 4) {
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items",
-                     CW_OBS_SIZE);
-        return NULL;
-    }
+    if (arg_float_out(out_obj, CW_OBS_SIZE, &out) < 0) return NULL;
     cw_observe(&self->game, (int)seat, (float *)out.buf);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;

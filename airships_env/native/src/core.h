@@ -328,4 +328,28 @@ void bot_heuristic_values(const Game *game, const Cards *cards, const Options *o
                           ShapeCache *cache, const HeuristicConfig *config, const int8_t *legal,
                           int n_legal, double *values);
 
+/* -- the search: Airships as a game of the generic ISMCTS (airships_search.c, gsearch.h) ----- */
+#define SEARCH_MAX_ACTIONS 1000 /* a simulation stops here (random games can stall) */
+
+/* What every simulated world of one search shares: the rules, the bots' settings and cache, and
+ * the weight of the score margin in a result. */
+typedef struct {
+    const Cards *cards;
+    const Options *options;
+    ShapeCache *cache;
+    GreedyConfig greedy;
+    HeuristicConfig heuristic;
+    double margin_weight; /* a result: win share + margin_weight * tanh(margin / 10) */
+} SearchContext;
+
+/* A state of the search: a game, the actions applied since its determinization, its context. */
+typedef struct {
+    Game game;
+    int32_t steps;
+    SearchContext *context;
+} SearchWorld;
+
+/* The search's root: ``game``'s public view (V1) in ``context``. */
+void search_world(SearchWorld *world, const Game *game, SearchContext *context);
+
 #endif

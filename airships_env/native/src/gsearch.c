@@ -1,7 +1,9 @@
 /* Information-set MCTS over the GsGame interface (gsearch.h): agents/bots/generic_ismcts.py's
- * GenericISMCTSAgent in C. Not bit-identical to it (the budgets differ with the speed), but the
- * same algorithm, deterministic for a ``sims`` budget and a generator state, and blind to
- * everything ``determinize`` does not keep of the root.
+ * GenericISMCTSAgent in C, and the options that made Airships' search strong (ranked candidates
+ * with progressive widening, the gate, forced moves skipped, a fixed tree size). Not
+ * bit-identical to the Python search (the budgets differ with the speed), but the same algorithm,
+ * deterministic for a ``sims`` budget and a generator state, and blind to everything
+ * ``determinize`` does not keep of the root.
  */
 #define _POSIX_C_SOURCE 199309L
 #include "gsearch.h"
@@ -14,7 +16,8 @@
 typedef struct {
     int32_t first_child, next_sibling; /* indices into the node array, -1: none */
     int32_t visits, available;
-    double total; /* the results of ``mover`` summed over the visits */
+    double total;  /* the results of ``mover`` summed over the visits */
+    double square; /* their squares summed (the gate's standard errors) */
     int16_t action;
     int8_t mover; /* the seat that chose ``action`` (-1 at the root) */
 } Node;
@@ -24,12 +27,18 @@ typedef struct {
     const GsOptions *options;
     Rng *rng;
     Node *nodes;
-    int32_t n_nodes, capacity;
+    int32_t n_nodes, capacity, limit;
     int32_t *path;
     int32_t *slot; /* per action: the child of the node being visited, or -1 */
-    int16_t *legal, *untried;
+    int16_t *legal, *untried, *ranked;
+    int16_t *root_ranked; /* ranked candidates: the root's, best first */
+    int n_root_ranked;
+    double *means, *errors; /* the root children's, as reported */
+    int64_t actions;
     unsigned char *world;
 } Search;
+
+enum { FULL = -1, OUT_OF_MEMORY = -2 };
 
 static double now_seconds(void) {
     struct timespec t;
@@ -37,26 +46,32 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* A new node (the array grows by doubling); its index, or -1 when memory or the limit runs out. */
+/* A new node (the array grows by doubling); its index, or FULL at the size limit, or
+ * OUT_OF_MEMORY. */
 static int32_t new_node(Search *s, int action, int mover) {
+    if (s->n_nodes >= s->limit) return FULL;
     if (s->n_nodes == s->capacity) {
-        if (s->capacity >= GS_MAX_NODES) return -1;
-        int32_t capacity = s->capacity * 2 > GS_MAX_NODES ? GS_MAX_NODES : s->capacity * 2;
+        int32_t capacity = s->capacity > s->limit / 2 ? s->limit : s->capacity * 2;
         Node *nodes = realloc(s->nodes, sizeof(Node) * (size_t)capacity);
-        if (!nodes) return -1;
+        if (!nodes) return OUT_OF_MEMORY;
         s->nodes = nodes;
         int32_t *path = realloc(s->path, sizeof(int32_t) * ((size_t)capacity + 1));
-        if (!path) return -1;
+        if (!path) return OUT_OF_MEMORY;
         s->path = path;
         s->capacity = capacity;
     }
     Node *node = &s->nodes[s->n_nodes];
     node->first_child = node->next_sibling = -1;
     node->visits = node->available = 0;
-    node->total = 0.0;
+    node->total = node->square = 0.0;
     node->action = (int16_t)action;
     node->mover = (int8_t)mover;
     return s->n_nodes++;
+}
+
+static int apply(Search *s, void *world, int action) {
+    s->actions += 1;
+    return s->game->apply(world, action) != 0 ? GS_APPLY_FAILED : GS_OK;
 }
 
 /* Play the world on to the end or the ``rollout`` cut; each seat's result into ``results``. */
@@ -74,7 +89,7 @@ static int finish(Search *s, void *world, double *results) {
             int n = g->legal_actions(world, s->legal);
             action = s->legal[uniform_below(s->rng, (uint64_t)n)];
         }
-        if (g->apply(world, action) != 0) return GS_APPLY_FAILED;
+        if (apply(s, world, action) != GS_OK) return GS_APPLY_FAILED;
     }
     int players = g->num_players(world);
     if (g->is_terminal(world)) {
@@ -87,19 +102,21 @@ static int finish(Search *s, void *world, double *results) {
     return GS_OK;
 }
 
-/* UCB over the legal children (all tried): availability counts, the prior's progressive bias,
- * ties to the lowest action (the legal actions are ascending). */
-static int select_child(Search *s, int n_legal, int favoured) {
+/* UCB over the tried children among ``order[0..n)``: availability counts, the prior's
+ * progressive bias, ties to the first in ``order``; -1 when none is tried. */
+static int select_child(Search *s, const int16_t *order, int n, int favoured) {
     const GsOptions *o = s->options;
-    int best = s->legal[0];
+    int best = -1;
     double best_value = -INFINITY;
-    for (int i = 0; i < n_legal; i++) {
-        int action = s->legal[i];
+    for (int i = 0; i < n; i++) {
+        int action = order[i];
+        if (s->slot[action] < 0) continue;
         const Node *child = &s->nodes[s->slot[action]];
-        double value = child->total / child->visits +
-                       o->c * sqrt(log((double)child->available) / child->visits);
+        double value = child->visits ? child->total / child->visits +
+                                           o->c * sqrt(log((double)child->available) / child->visits)
+                                     : INFINITY;
         if (action == favoured) value += o->bias / (child->visits + 1);
-        if (value > best_value) {
+        if (best < 0 || value > best_value) {
             best_value = value;
             best = action;
         }
@@ -116,50 +133,80 @@ static int simulate(Search *s, const void *root, int seat) {
     int depth = 0;
     while (!g->is_terminal(world)) {
         int n_legal = g->legal_actions(world, s->legal);
-        for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
-            s->slot[s->nodes[c].action] = c;
-        int n_untried = 0;
-        int16_t *untried = s->untried;
-        for (int i = 0; i < n_legal; i++) {
-            int32_t child = s->slot[s->legal[i]];
-            if (child < 0) untried[n_untried++] = s->legal[i];
-            else s->nodes[child].available += 1;
+        if (o->skip_forced && n_legal == 1) { /* no decision: the same node */
+            if (apply(s, world, s->legal[0]) != GS_OK) return GS_APPLY_FAILED;
+            continue;
         }
         int mover = g->current_player(world);
+        /* the actions this node may choose among, in the order that breaks ties */
+        const int16_t *order = s->legal;
+        int allowed = n_legal;
+        if (o->candidates > 0 && node == 0) {
+            order = s->root_ranked;
+            allowed = s->n_root_ranked;
+        } else if (o->candidates > 0) {
+            int n_ranked = g->rank(world, s->legal, n_legal, s->ranked);
+            double width = o->widening * sqrt((double)s->nodes[node].visits);
+            order = s->ranked;
+            /* a width past the ranked actions is never converted (a huge one would overflow) */
+            allowed = width < 1.0 ? 1 : width >= n_ranked ? n_ranked : (int)width;
+            if (allowed > n_ranked) allowed = n_ranked; /* a rank that kept nothing */
+        }
+        for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
+            if (o->candidates <= 0 || s->nodes[c].mover == mover)
+                s->slot[s->nodes[c].action] = c;
+        int n_untried = 0;
+        int16_t *untried = s->untried;
+        for (int i = 0; i < allowed; i++) {
+            int32_t child = s->slot[order[i]];
+            if (child < 0) untried[n_untried++] = order[i];
+            else s->nodes[child].available += 1;
+        }
         int favoured = -1;
         if (o->prior > 0)
             favoured = n_legal == 1 ? s->legal[0] : g->bot_action(world, o->prior, s->rng);
-        int action;
+        int action = -1;
+        int32_t next = -1;
         if (n_untried > 0) {
-            action = -1;
-            for (int i = 0; i < n_untried; i++)
-                if (untried[i] == favoured) action = favoured;
-            if (action < 0) action = untried[uniform_below(s->rng, (uint64_t)n_untried)];
-        } else {
-            action = select_child(s, n_legal, favoured);
+            if (o->candidates > 0) {
+                action = untried[0]; /* the rank's best untried */
+            } else {
+                for (int i = 0; i < n_untried; i++)
+                    if (untried[i] == favoured) action = favoured;
+                if (action < 0) action = untried[uniform_below(s->rng, (uint64_t)n_untried)];
+            }
+            next = new_node(s, action, mover);
+            if (next == OUT_OF_MEMORY || (next == FULL && o->max_nodes <= 0)) {
+                next = OUT_OF_MEMORY;
+            } else if (next >= 0) {
+                s->nodes[next].available = 1;
+                s->nodes[next].next_sibling = s->nodes[node].first_child;
+                s->nodes[node].first_child = next;
+            }
         }
-        int32_t next = n_untried > 0 ? -1 : s->slot[action];
+        int expanded = next >= 0;
+        if (next == FULL || n_untried == 0) { /* UCB among the tried (a full tree: if any) */
+            action = select_child(s, order, allowed, favoured);
+            next = action >= 0 ? s->slot[action] : -1;
+        }
         for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
             s->slot[s->nodes[c].action] = -1;
-        if (next < 0) {
-            next = new_node(s, action, mover);
-            if (next < 0) return GS_NO_MEMORY;
-            s->nodes[next].available = 1;
-            s->nodes[next].next_sibling = s->nodes[node].first_child;
-            s->nodes[node].first_child = next;
-        }
-        if (g->apply(world, action) != 0) return GS_APPLY_FAILED;
+        if (next == OUT_OF_MEMORY) return GS_NO_MEMORY;
+        if (next < 0) break; /* a full tree and nothing tried here: roll out from this world */
+        if (apply(s, world, action) != GS_OK) return GS_APPLY_FAILED;
         s->path[depth++] = next;
         node = next;
-        if (n_untried > 0) break;
+        if (expanded) break;
     }
     double results[GS_MAX_PLAYERS];
     int status = finish(s, world, results);
     if (status != GS_OK) return status;
     for (int i = 0; i < depth; i++) {
         Node *visited = &s->nodes[s->path[i]];
+        double result = results[visited->mover];
         visited->visits += 1;
-        visited->total += results[visited->mover];
+        visited->total += result;
+        visited->square += result * result;
     }
     return GS_OK;
 }
@@ -168,32 +215,85 @@ static int compare_actions(const void *a, const void *b) {
     return (int)*(const int16_t *)a - (int)*(const int16_t *)b;
 }
 
+static int bad_options(const GsGame *game, const GsOptions *o) {
+    if (o->sims <= 0 && o->seconds <= 0) return 1;
+    if ((o->prior > 0 || o->playout > 0) && !game->bot_action) return 1;
+    if (o->rollout >= 0 && !game->evaluate) return 1;
+    if (o->candidates < 0 || o->max_nodes < 0 || !(o->z >= 0)) return 1;
+    if (o->candidates > 0 && (!game->rank || !(o->widening > 0) || o->prior > 0)) return 1;
+    if (o->z > 0 && o->candidates <= 0) return 1;
+    return 0;
+}
+
+/* The standard error of a node's mean: INFINITY below 2 visits. */
+static double standard_error(const Node *node) {
+    if (node->visits < 2) return INFINITY;
+    double mean = node->total / node->visits;
+    double variance = (node->square - node->visits * mean * mean) / (node->visits - 1);
+    return sqrt((variance > 0 ? variance : 0.0) / node->visits);
+}
+
 int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *options, Rng *rng,
               GsResult *result) {
     result->action = -1;
     result->simulations = 0;
     result->nodes = 0;
     result->n_root = 0;
-    if (options->sims <= 0 && options->seconds <= 0) return GS_BAD_OPTIONS;
-    if ((options->prior > 0 || options->playout > 0) && !game->bot_action) return GS_BAD_OPTIONS;
-    if (options->rollout >= 0 && !game->evaluate) return GS_BAD_OPTIONS;
+    result->actions = 0;
+    if (bad_options(game, options)) return GS_BAD_OPTIONS;
     if (game->is_terminal(root)) return GS_GAME_OVER;
-    Search s = {game, options, rng, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL};
+    double started = now_seconds();
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.game = game;
+    s.options = options;
+    s.rng = rng;
     int status = GS_NO_MEMORY;
-    s.capacity = 1024;
+    s.limit = options->max_nodes > 0 ? options->max_nodes : GS_MAX_NODES;
+    s.capacity = s.limit < 1024 ? s.limit : 1024;
+    size_t actions_size = sizeof(int16_t) * (size_t)game->max_actions;
     s.nodes = malloc(sizeof(Node) * (size_t)s.capacity);
     s.path = malloc(sizeof(int32_t) * ((size_t)s.capacity + 1));
     s.slot = malloc(sizeof(int32_t) * (size_t)game->max_actions);
-    s.legal = malloc(sizeof(int16_t) * (size_t)game->max_actions);
-    s.untried = malloc(sizeof(int16_t) * (size_t)game->max_actions);
+    s.legal = malloc(actions_size);
+    s.untried = malloc(actions_size);
+    s.ranked = malloc(actions_size);
+    s.root_ranked = malloc(actions_size);
+    s.means = malloc(sizeof(double) * (size_t)game->max_actions);
+    s.errors = malloc(sizeof(double) * (size_t)game->max_actions);
     s.world = malloc(game->state_size);
-    if (!s.nodes || !s.path || !s.slot || !s.legal || !s.untried || !s.world) goto done;
+    if (!s.nodes || !s.path || !s.slot || !s.legal || !s.untried || !s.ranked || !s.root_ranked ||
+        !s.means || !s.errors || !s.world)
+        goto done;
     for (int a = 0; a < game->max_actions; a++) s.slot[a] = -1;
+    int root_mover = game->current_player(root);
+    if (options->candidates > 0) { /* the root's candidates; one is no decision */
+        int n_legal = game->legal_actions(root, s.legal);
+        if (n_legal <= 1) {
+            result->action = s.legal[0];
+            status = GS_OK;
+            goto done;
+        }
+        int n = game->rank(root, s.legal, n_legal, s.root_ranked);
+        s.n_root_ranked = n < options->candidates ? n : options->candidates;
+        if (s.n_root_ranked == 1) {
+            result->action = s.root_ranked[0];
+            result->n_root = 1;
+            if (result->root_action) {
+                result->root_action[0] = s.root_ranked[0];
+                result->root_visits[0] = 0;
+                result->root_mean[0] = 0.0;
+            }
+            if (result->root_error) result->root_error[0] = INFINITY;
+            status = GS_OK;
+            goto done;
+        }
+    }
     new_node(&s, -1, -1);
-    double deadline = options->seconds > 0 ? now_seconds() + options->seconds : 0.0;
+    double deadline = options->seconds > 0 ? started + options->seconds : 0.0;
     for (;;) {
         status = simulate(&s, root, seat);
-        if (status == GS_NO_MEMORY && result->simulations > 0) {
+        if (status == GS_NO_MEMORY && result->simulations > 0 && options->max_nodes <= 0) {
             status = GS_OK; /* the tree is full: the budget ends here */
             break;
         }
@@ -202,39 +302,63 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
         if (options->sims > 0 && result->simulations >= options->sims) break;
         if (options->seconds > 0 && now_seconds() >= deadline) break;
     }
-    /* the most visited root child (ties: the best mean, then the lowest action) */
+    /* the root children to report and choose among: ascending, or the rank's candidates */
     int16_t *actions = s.legal;
     int n = 0;
+    if (options->candidates > 0) {
+        n = s.n_root_ranked;
+        memcpy(actions, s.root_ranked, sizeof(int16_t) * (size_t)n);
+    } else {
+        for (int32_t c = s.nodes[0].first_child; c >= 0; c = s.nodes[c].next_sibling)
+            actions[n++] = s.nodes[c].action;
+        qsort(actions, (size_t)n, sizeof actions[0], compare_actions);
+    }
     for (int32_t c = s.nodes[0].first_child; c >= 0; c = s.nodes[c].next_sibling)
-        actions[n++] = s.nodes[c].action;
-    qsort(actions, (size_t)n, sizeof actions[0], compare_actions);
-    for (int32_t c = s.nodes[0].first_child; c >= 0; c = s.nodes[c].next_sibling)
-        s.slot[s.nodes[c].action] = c;
+        if (options->candidates <= 0 || s.nodes[c].mover == root_mover)
+            s.slot[s.nodes[c].action] = c;
+    /* the most visited (ties: the best mean, then the first) */
     int32_t best_visits = -1;
+    int best = 0;
     double best_mean = -INFINITY;
+    double *means = s.means, *errors = s.errors;
     for (int i = 0; i < n; i++) {
-        const Node *child = &s.nodes[s.slot[actions[i]]];
+        static const Node unvisited = {-1, -1, 0, 0, 0.0, 0.0, -1, -1};
+        const Node *child = s.slot[actions[i]] >= 0 ? &s.nodes[s.slot[actions[i]]] : &unvisited;
         double mean = child->visits ? child->total / child->visits : -INFINITY;
+        means[i] = child->visits ? mean : 0.0;
+        errors[i] = standard_error(child);
         if (child->visits > best_visits || (child->visits == best_visits && mean > best_mean)) {
             best_visits = child->visits;
             best_mean = mean;
-            result->action = actions[i];
+            best = i;
         }
         if (result->root_action) {
             result->root_action[i] = actions[i];
             result->root_visits[i] = child->visits;
-            result->root_mean[i] = mean;
+            result->root_mean[i] = options->candidates > 0 ? means[i] : mean;
         }
+        if (result->root_error) result->root_error[i] = errors[i];
     }
+    /* the gate: noise alone never overrides the rank's first candidate */
+    if (options->z > 0 && best != 0) {
+        double error = sqrt(errors[best] * errors[best] + errors[0] * errors[0]);
+        if (!(means[best] - means[0] > options->z * error)) best = 0;
+    }
+    if (n > 0) result->action = actions[best];
     result->n_root = n;
     result->nodes = s.n_nodes;
     status = GS_OK;
 done:
+    result->actions = s.actions;
     free(s.nodes);
     free(s.path);
     free(s.slot);
     free(s.legal);
     free(s.untried);
+    free(s.ranked);
+    free(s.root_ranked);
+    free(s.means);
+    free(s.errors);
     free(s.world);
     return status;
 }

@@ -1,6 +1,6 @@
 /* Information-set MCTS written once over a small game interface (gsearch.c): every game with a
  * native core gets the generic search of agents/bots/generic_ismcts.py at native speed by filling
- * a GsGame with its functions (clockwork_search.c, nippon_search.c).
+ * a GsGame with its functions (clockwork_search.c, airships_search.c, nippon_search.c).
  *
  * The algorithm is the Python one's: single-observer ISMCTS (Cowling, Powley and Whitehouse
  * 2012), one tree over the searching seat's action sequences (an open-loop tree: chance happens
@@ -11,6 +11,20 @@
  * actions and the game's ``evaluate``, and backs up every seat's result, each node scoring the
  * result of the seat that chose its action. The choice: the most visited root child (ties: the
  * best mean, then the lowest action). The search reads the root only through ``determinize``.
+ *
+ * Options a game may turn on (all off by default; off, the search is the one above, bit for bit):
+ * - ranked candidates (``candidates`` > 0, the game's ``rank``): the root searches the rank's best
+ *   ``candidates`` actions (ranked once, on the root as given); a node below widens to
+ *   ``max(1, widening * sqrt(visits))`` of its world's ranked actions, expands the first
+ *   untried of them, and chooses among them by UCB (ties: the rank's order); children are keyed by
+ *   (mover, action); the choice ties in the rank's order; a root with one candidate is not
+ *   searched;
+ * - the gate (``z`` > 0, with ranked candidates): the rank's first root candidate stays unless
+ *   the most visited one's mean beats it by ``z`` standard errors of the difference;
+ * - ``skip_forced``: an action that is the only legal one is no decision (no node);
+ * - ``max_nodes`` > 0: the tree's size, and once full the simulations go on: they descend among
+ *   existing children and roll out from the first node with none in this world (0: the tree grows
+ *   to GS_MAX_NODES and a full tree ends the budget).
  */
 #ifndef AIRSHIPS_GSEARCH_H
 #define AIRSHIPS_GSEARCH_H
@@ -21,7 +35,7 @@
 #include "rng.h"
 
 #define GS_MAX_PLAYERS 8
-#define GS_MAX_NODES 4000000 /* ~150 MB: a long time budget's search ends when its tree is full */
+#define GS_MAX_NODES 4000000 /* ~180 MB: a long time budget's search ends when its tree is full */
 
 /* A game, as the search sees it. States are plain structs of ``state_size`` bytes (copied with
  * memcpy). Every function but the optional ones must be set. */
@@ -45,6 +59,9 @@ typedef struct {
     int (*rollout_action)(const void *state, Rng *rng);
     /* Each seat's value of an unfinished state in [0, 1]; optional (needed by ``rollout``). */
     void (*evaluate)(const void *state, double *out);
+    /* The legal actions worth searching, best first (a subset of ``legal``, in the game's order
+     * of preference), into ``out``; their number (>= 1). Optional (needed by ``candidates``). */
+    int (*rank)(const void *state, const int16_t *legal, int n_legal, int16_t *out);
 } GsGame;
 
 typedef struct {
@@ -56,6 +73,13 @@ typedef struct {
     int32_t prior;       /* bot code of the prior (0: none) */
     double bias;         /* the prior's progressive bias (>= 0) */
     int32_t playout;     /* bot code of the rollouts (0: the game's rollout policy, else uniform) */
+    /* Off when 0 (see the top of this file); set by name, after the fields above. */
+    int32_t candidates;  /* > 0: ranked candidates, the root searches the rank's best this many
+                          * (needs ``rank`` and widening > 0; not with ``prior``) */
+    double widening;     /* ranked: children below the root, max(1, widening * sqrt(visits)) */
+    double z;            /* ranked: the gate's standard errors (0: the most visited, always) */
+    int32_t skip_forced; /* 1: a forced action is no decision (the simulation stays in its node) */
+    int32_t max_nodes;   /* > 0: the tree's size limit; a full tree's simulations go on */
 } GsOptions;
 
 typedef struct {
@@ -66,6 +90,9 @@ typedef struct {
     int16_t *root_action; /* caller's buffers of max_actions entries (or NULL) */
     int32_t *root_visits;
     double *root_mean;
+    double *root_error;  /* the standard error of each root child's mean (or NULL): INFINITY
+                          * below 2 visits */
+    int64_t actions;     /* actions applied in all simulations (the tree's and the rollouts') */
 } GsResult;
 
 enum {
@@ -77,13 +104,17 @@ enum {
 };
 
 /* Search the decision of ``seat`` in ``root`` (its view, or the true state: only what
- * ``determinize`` keeps of it is read) with ``rng`` the search's own generator (advanced). */
+ * ``determinize`` keeps of it is read, and, with ranked candidates, what ``rank`` reads of it)
+ * with ``rng`` the search's own generator (advanced). With ranked candidates the root children
+ * are reported in the rank's order, unvisited ones included (mean 0). */
 int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *options, Rng *rng,
               GsResult *result);
 
 /* -- games --------------------------------------------------------------------------------- */
 /* Escape from Clockwork City (clockwork_search.c): bots are CW_BOT_* codes. */
 extern const GsGame GS_CLOCKWORK;
+/* Airships (airships_search.c): states are SearchWorld (core.h), bots are BOT_* codes. */
+extern const GsGame GS_AIRSHIPS;
 /* Nippon (nippon_search.c): states are NiSearchState (nippon.h), bots are NI_BOT_* codes. */
 extern const GsGame GS_NIPPON;
 

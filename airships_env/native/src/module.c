@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "search.h"
+#include "gsearch.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Core                                                                                        */
@@ -732,8 +732,10 @@ static PyObject *Game_bot_action(GameObject *self, PyObject *args) {
 /* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
  *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
  *                                    ((action, visits, mean, standard error)...))
- * ISMCTS for the player to act (search.c) on this game's public view; the game is not changed.
- * The GIL is released while searching (the search works on its own copies). */
+ * ISMCTS for the player to act on this game's public view: the generic search (gsearch.c) with
+ * Airships filling its game (airships_search.c) and its ranked candidates, progressive widening,
+ * gate and forced moves skipped turned on; the game is not changed. The GIL is released while
+ * searching (the search works on its own copies and its own generator, seeded from ``seed``). */
 static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
                                "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
@@ -777,51 +779,66 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
     }
-    SearchConfig config;
-    memset(&config, 0, sizeof config);
-    config.sims = sims;
-    config.seconds = seconds;
-    config.rollout = rollout;
-    config.candidates = candidates;
-    config.c = c;
-    config.margin_weight = margin_weight;
-    config.widening = widening;
-    config.z = z;
-    config.max_nodes = max_nodes;
-    config.seed = seed;
-    if (parse_greedy_config(greedy_obj, &config.greedy) < 0) return NULL;
-    if (parse_heuristic_config(heuristic_obj, &config.heuristic) < 0) return NULL;
     /* Private copies: nothing the search reads can change under it while the GIL is released. */
     typedef struct {
-        Game game;
         Cards cards;
         Options options;
-        SearchResult result;
+        SearchContext context;
+        SearchWorld root;
+        int16_t root_action[NUM_ACTIONS];
+        int32_t root_visits[NUM_ACTIONS];
+        double root_mean[NUM_ACTIONS], root_error[NUM_ACTIONS];
     } Work;
     Work *work = malloc(sizeof(Work));
-    if (!work) return PyErr_NoMemory();
-    work->game = self->game;
+    ShapeCache *cache = calloc(1, sizeof(ShapeCache));
+    if (!work || !cache) {
+        free(work);
+        free(cache);
+        return PyErr_NoMemory();
+    }
     work->cards = self->core->cards;
     work->options = self->core->options;
+    SearchContext *context = &work->context;
+    context->cards = &work->cards;
+    context->options = &work->options;
+    context->cache = cache;
+    context->margin_weight = margin_weight;
+    if (parse_greedy_config(greedy_obj, &context->greedy) < 0 ||
+        parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) {
+        free(work);
+        free(cache);
+        return NULL;
+    }
+    search_world(&work->root, &self->game, context);
+    GsOptions options = {
+        .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
+        .rollout = -1, .playout = rollout, .candidates = candidates, .widening = widening,
+        .z = z, .skip_forced = 1, .max_nodes = max_nodes,
+    };
+    GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean,
+                       work->root_error, 0};
+    Rng rng;
+    uint32_t words[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    rng_seed_sequence(&rng, words, 2, NULL, 0);
     int code;
     Py_BEGIN_ALLOW_THREADS
-    code = search_run(&work->game, &work->cards, &work->options, &config, &work->result);
+    code = gs_search(&GS_AIRSHIPS, &work->root, work->root.game.current_player, &options, &rng, &result);
     Py_END_ALLOW_THREADS
-    if (code != SEARCH_OK) {
+    free(cache);
+    if (code != GS_OK) {
         free(work);
-        if (code == SEARCH_NO_MEMORY) return PyErr_NoMemory();
+        if (code == GS_NO_MEMORY) return PyErr_NoMemory();
         PyErr_Format(PyExc_RuntimeError, "the search failed (code %d)", code);
         return NULL;
     }
-    const SearchResult *r = &work->result;
-    PyObject *root = PyTuple_New(r->n_root);
+    PyObject *root = PyTuple_New(result.n_root);
     if (!root) {
         free(work);
         return NULL;
     }
-    for (int i = 0; i < r->n_root; i++) {
-        PyObject *item = Py_BuildValue("(iidd)", r->root_action[i], r->root_visits[i], r->root_value[i],
-                                       r->root_error[i]);
+    for (int i = 0; i < result.n_root; i++) {
+        PyObject *item = Py_BuildValue("(iidd)", work->root_action[i], work->root_visits[i],
+                                       work->root_mean[i], work->root_error[i]);
         if (!item) {
             Py_DECREF(root);
             free(work);
@@ -829,8 +846,8 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         }
         PyTuple_SET_ITEM(root, i, item);
     }
-    PyObject *out = Py_BuildValue("(iLLiN)", r->action, (long long)r->simulations,
-                                  (long long)r->actions, r->nodes, root);
+    PyObject *out = Py_BuildValue("(iLLiN)", result.action, (long long)result.simulations,
+                                  (long long)result.actions, result.nodes, root);
     free(work);
     return out;
 }

@@ -23,7 +23,7 @@
 
 #include "args.h"
 #include "binding.h"
-#include "nippon.h"
+#include "nippon_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -348,7 +348,7 @@ static int parse_achievements(PyObject *t, NiConfig *c) {
 }
 
 /* The rules' parameters (the checks of data.py and model.py, again). */
-static int parse_config(PyObject *options, PyObject *tables, NiConfig *c) {
+int ni_parse_config(PyObject *options, PyObject *tables, NiConfig *c) {
     memset(c, 0, sizeof *c);
     if (parse_options(options, c) < 0) return -1;
     if (!tuple_of(tables, 10, "tables (costs, board, turn track, player board, goods, factories, "
@@ -384,7 +384,7 @@ static PyObject *py_ni_new(PyObject *module, PyObject *args) {
     if (arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0)
         return NULL;
     NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
+    if (ni_parse_config(options, tables, &config) < 0) return NULL;
     Rng rng;
     if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
     if (!rng.present) {
@@ -587,7 +587,7 @@ static PyObject *py_ni_import(PyObject *module, PyObject *args) {
     NiGameObject *self = ni_alloc();
     if (!self) return NULL;
     self->game.num_players = (int8_t)players;
-    if (parse_config(options, tables, &self->game.config) < 0) {
+    if (ni_parse_config(options, tables, &self->game.config) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -643,8 +643,7 @@ static PyObject *rows_list(const void *values, int rows, int n, int width, int s
 
 static PyObject *legal_list(const NiGame *g) {
     int16_t legal[NI_NUM_ACTIONS];
-    int n = ni_legal_actions(g, legal);
-    return int_list(legal, n, 2);
+    return arg_action_list(legal, ni_legal_actions(g, legal));
 }
 
 static PyObject *NiGame_legal_actions(NiGameObject *self, PyObject *unused) {
@@ -657,18 +656,12 @@ static PyObject *NiGame_legal_actions(NiGameObject *self, PyObject *unused) {
 static PyObject *illegal(NiGameObject *self, PyObject *action, long index, int in_range) {
     const NiGame *g = &self->game;
     PyObject *legal = legal_list(g);
-    if (!legal) return NULL;
-    PyObject *module = PyImport_ImportModule("airships_env.games.nippon.engine.actions");
+    PyObject *module = legal ? PyImport_ImportModule("airships_env.games.nippon.engine.actions")
+                             : NULL;
     PyObject *table = module ? PyObject_GetAttrString(module, "ACTION_NAMES") : NULL;
     Py_XDECREF(module);
-    if (!table) {
-        Py_DECREF(legal);
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(legal);
-    PyObject *names = PyList_New(n);
-    PyObject *why = NULL;
-    for (Py_ssize_t i = 0; names && i < n; i++) {
+    PyObject *names = table ? PyList_New(PyList_GET_SIZE(legal)) : NULL;
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(legal); i++) {
         PyObject *name = PySequence_GetItem(table, PyLong_AsLong(PyList_GET_ITEM(legal, i)));
         if (!name) {
             Py_CLEAR(names);
@@ -676,28 +669,18 @@ static PyObject *illegal(NiGameObject *self, PyObject *action, long index, int i
         }
         PyList_SET_ITEM(names, i, name);
     }
-    if (names) {
-        if (g->game_over) why = PyUnicode_FromString("the game is over");
-        else if (!in_range) why = PyUnicode_FromFormat("outside 0..%d", NI_NUM_ACTIONS - 1);
-        else {
-            PyObject *name = PySequence_GetItem(table, index);
-            why = name ? PyUnicode_FromFormat("'%U' is not legal now", name) : NULL;
-            Py_XDECREF(name);
-        }
+    char why[128] = "not legal now";
+    if (g->game_over) snprintf(why, sizeof why, "the game is over");
+    else if (!in_range) snprintf(why, sizeof why, "outside 0..%d", NI_NUM_ACTIONS - 1);
+    else if (names) {
+        PyObject *name = PySequence_GetItem(table, index);
+        const char *text = name ? PyUnicode_AsUTF8(name) : NULL;
+        if (text) snprintf(why, sizeof why, "'%s' is not legal now", text);
+        Py_XDECREF(name);
+        if (!text) Py_CLEAR(names);
     }
-    Py_DECREF(table);
-    if (!names || !why) {
-        Py_DECREF(legal);
-        Py_XDECREF(names);
-        Py_XDECREF(why);
-        return NULL;
-    }
-    PyObject *args = Py_BuildValue("(OsNNN)", action, ni_phase_name(g->phase), legal, names, why);
-    char fallback[96];
-    snprintf(fallback, sizeof fallback, "illegal action in phase '%s'", ni_phase_name(g->phase));
-    arg_raise_typed("airships_env.protocol", "IllegalActionError", args, fallback);
-    Py_XDECREF(args);
-    return NULL;
+    Py_XDECREF(table);
+    return arg_raise_illegal(action, ni_phase_name(g->phase), legal, names, why);
 }
 
 /* apply(action) -> (action, seat, draws) */
@@ -746,10 +729,7 @@ static PyObject *NiGame_apply(NiGameObject *self, PyObject *action_obj) {
         Py_DECREF(item_);                                                \
     } while (0)
 
-/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
-static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
-    (void)unused;
-    const NiGame *g = &self->game;
+PyObject *ni_export_dict(const NiGame *g) {
     const NiConfig *c = &g->config;
     int n = g->num_players;
     PyObject *out = PyDict_New();
@@ -822,6 +802,12 @@ static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
 }
 #undef SET
 
+/* export() -> the state as State.to_dict()'s fields (the generator as a state tuple). */
+static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
+    (void)unused;
+    return ni_export_dict(&self->game);
+}
+
 /* observe(seat, out): ``seat``'s observation into ``out``, a writable C-contiguous float32
  * buffer of exactly obs_size items (the game's layout: its data file's spaces and rows). */
 static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
@@ -830,24 +816,14 @@ static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    const char *format = out.format ? out.format : "B";
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@') format++;
-    int size = ni_obs_size(&self->game);
-    if (out.itemsize != 4 || format[0] != 'f' || format[1] != '\0' ||
-        out.len != (Py_ssize_t)size * 4) {
-        PyBuffer_Release(&out);
-        PyErr_Format(PyExc_ValueError, "out must be a contiguous float32 buffer of %d items", size);
-        return NULL;
-    }
+    if (arg_float_out(out_obj, ni_obs_size(&self->game), &out) < 0) return NULL;
     ni_observe(&self->game, (int)seat, (float *)out.buf);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
 }
 
 /* The weights tuple (NiBotWeights' fields in order, growth last): 29 finite floats. */
-static int parse_weights(PyObject *obj, NiBotWeights *w) {
+int ni_parse_weights(PyObject *obj, NiBotWeights *w) {
     enum { N = 29 };
     PyObject *t = tuple_of(obj, N, "weights");
     if (!t) return -1;
@@ -884,7 +860,7 @@ static PyObject *NiGame_bot_action(NiGameObject *self, PyObject *args) {
                 "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
         return NULL;
     NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (ni_parse_weights(weights_obj, &weights) < 0) return NULL;
     PyObject *memory = tuple_of(memory_obj, 3, "memory (plan, key_turn, key_seat)");
     if (!memory) return NULL;
     NiBotMemory m;
@@ -929,7 +905,7 @@ static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
+    if (ni_parse_weights(weights_obj, &weights) < 0) return NULL;
     if (weights.planning && self->game.config.colour_cost == 0) {
         PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
         return NULL;
@@ -1038,7 +1014,8 @@ static PyObject *NiGame_search(NiGameObject *self, PyObject *args) {
     NiBotWeights weights[NI_BOT_HEURISTIC + 1];
     memset(weights, 0, sizeof weights);
     for (int bot = 1; bot <= NI_BOT_HEURISTIC; bot++)
-        if (parse_weights(PyTuple_GET_ITEM(weights_tuple, bot - 1), &weights[bot]) < 0) return NULL;
+        if (ni_parse_weights(PyTuple_GET_ITEM(weights_tuple, bot - 1), &weights[bot]) < 0)
+            return NULL;
     for (int bot = NI_BOT_GREEDY; bot <= NI_BOT_HEURISTIC; bot++)
         if ((prior == bot || playout == bot) && weights[bot].planning &&
             self->game.config.colour_cost == 0) {
@@ -1175,7 +1152,7 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
         arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
         return NULL;
     NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
+    if (ni_parse_config(options, tables, &config) < 0) return NULL;
     long long actions = 0;
     uint32_t entropy = (uint32_t)seed;
     NiGame *game = PyMem_Malloc(sizeof *game);
@@ -1202,71 +1179,9 @@ static PyObject *py_ni_random_games(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(actions);
 }
 
-/* ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions: whole
- * games between copies of the native bot ``kind`` in the core alone (the bots' benchmark), the GIL
- * released. Game g deals (and draws its bag) from SeedSequence(seed, spawn_key=(g, 0)); the bot
- * in seat s draws from (g, 1 + s) and keeps its own plan. */
-static PyObject *py_ni_bot_decisions(PyObject *module, PyObject *args) {
-    PyObject *kind_obj, *players_obj, *games_obj, *seed_obj, *options, *tables, *weights_obj;
-    (void)module;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &kind_obj, &players_obj, &games_obj, &seed_obj,
-                          &options, &tables, &weights_obj))
-        return NULL;
-    long kind, players, games, seed;
-    if (arg_int(kind_obj, NI_BOT_RANDOM, NI_BOT_HEURISTIC,
-                "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0 ||
-        arg_int(players_obj, NI_MIN_PLAYERS, NI_MAX_PLAYERS, "num_players", &players) < 0 ||
-        arg_int(games_obj, 0, 1L << 30, "games", &games) < 0 ||
-        arg_int(seed_obj, 0, 0xFFFFFFFFL, "seed (a 32-bit word)", &seed) < 0)
-        return NULL;
-    NiConfig config;
-    if (parse_config(options, tables, &config) < 0) return NULL;
-    NiBotWeights weights;
-    if (parse_weights(weights_obj, &weights) < 0) return NULL;
-    if (kind != NI_BOT_RANDOM && weights.planning && config.colour_cost == 0) {
-        PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
-        return NULL;
-    }
-    long long decisions = 0;
-    uint32_t entropy = (uint32_t)seed;
-    NiGame *game = PyMem_Malloc(sizeof *game);
-    NiBotMemory *memory = PyMem_Malloc(sizeof *memory * NI_MAX_PLAYERS);
-    if (!game || !memory) {
-        PyMem_Free(game);
-        PyMem_Free(memory);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    for (long g = 0; g < games; g++) {
-        Rng deal, seat_rng[NI_MAX_PLAYERS];
-        uint32_t spawn[2] = {(uint32_t)g, 0};
-        rng_seed_sequence(&deal, &entropy, 1, spawn, 2);
-        for (int s = 0; s < players; s++) {
-            spawn[1] = 1u + (uint32_t)s;
-            rng_seed_sequence(&seat_rng[s], &entropy, 1, spawn, 2);
-            memory[s].len = 0;
-            memory[s].key_turn = -1;
-            memory[s].key_seat = -1;
-        }
-        ni_new_game(game, &config, (int)players, &deal);
-        for (long steps = 0; !game->game_over && steps < NI_RANDOM_GAME_STEPS; steps++) {
-            int seat = game->current;
-            int action = ni_bot_action(game, (int)kind, &weights, &seat_rng[seat], &memory[seat]);
-            ni_apply_legal(game, action, NULL);
-            decisions++;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(game);
-    PyMem_Free(memory);
-    return PyLong_FromLongLong(decisions);
-}
-
 static PyMethodDef nippon_functions[] = {
     {"ni_random_games", py_ni_random_games, METH_VARARGS,
      "ni_random_games(num_players, games, seed, options, tables) -> actions applied"},
-    {"ni_bot_decisions", py_ni_bot_decisions, METH_VARARGS,
-     "ni_bot_decisions(kind, num_players, games, seed, options, tables, weights) -> decisions"},
     {"ni_new", py_ni_new, METH_VARARGS,
      "ni_new(num_players, rng_state, options, tables) -> NipponGame"},
     {"ni_import", py_ni_import, METH_VARARGS, "ni_import(options, tables, state_dict) -> NipponGame"},
@@ -1278,5 +1193,6 @@ int nippon_register(PyObject *module) {
     Py_INCREF(&NiGameType);
     if (PyModule_AddObject(module, "NipponGame", (PyObject *)&NiGameType) < 0) return -1;
     if (PyModule_AddIntConstant(module, "NI_NUM_ACTIONS", NI_NUM_ACTIONS) < 0) return -1;
+    if (nippon_batch_register(module) < 0) return -1;
     return PyModule_AddFunctions(module, nippon_functions);
 }

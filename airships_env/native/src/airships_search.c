@@ -1,0 +1,162 @@
+/* Airships as a game of the generic information-set MCTS (gsearch.h): its rules, public view,
+ * determinization and bots (rules.c, bots.c) behind the GsGame functions.
+ *
+ * Why one tree for every seat is sound here: in Airships nobody holds private information (V2:
+ * the deck order, the cards under the stack tops and the left-out airships are hidden from every
+ * player), so every seat's information set is the same public view, and a determinization is a
+ * sample of the chance still to come. The search's root is that public view; every
+ * determinization re-deals its hidden cards from the search's generator, and its dice come from a
+ * generator seeded from it (game_determinize).
+ *
+ * What the game gives the search: ``rank``, the heuristic bot's values ordering the legal
+ * actions, one per target (between the exchange variants of one target only the odds differ, and
+ * the heuristic already weighs them); bots 1..3 (random, greedy, heuristic: BOT_*) for the
+ * rollouts; a result per seat of its share of the win plus ``margin_weight * tanh(margin / 10)``,
+ * the margin over the best other seat; and a horizon: a world stops after SEARCH_MAX_ACTIONS
+ * actions since its determinization and is judged by the scores so far.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "core.h"
+#include "gsearch.h"
+
+static int as_current(const void *s) { return ((const SearchWorld *)s)->game.current_player; }
+static int as_players(const void *s) { return ((const SearchWorld *)s)->game.num_players; }
+
+static int as_terminal(const void *s) {
+    const SearchWorld *w = s;
+    return w->game.phase == GAME_OVER || w->steps >= SEARCH_MAX_ACTIONS;
+}
+
+/* The legal actions as the core lists them (ascending). */
+static int legal_list(const SearchWorld *w, int8_t *out) {
+    return game_legal_list(&w->game, w->context->cards, w->context->options, out);
+}
+
+static int as_legal(const void *s, int16_t *out) {
+    int8_t legal[NUM_ACTIONS];
+    int n = legal_list(s, legal);
+    for (int i = 0; i < n; i++) out[i] = legal[i];
+    return n;
+}
+
+static int as_apply(void *s, int action) {
+    SearchWorld *w = s;
+    Record record;
+    w->steps++;
+    return game_apply(&w->game, w->context->cards, w->context->options, action, NULL, NULL,
+                      &record);
+}
+
+/* Every seat's result; a world the horizon stopped is judged by the scores so far. */
+static void as_results(const void *s, double *out) {
+    const SearchWorld *w = s;
+    const Game *game = &w->game;
+    int16_t scores[MAX_PLAYERS];
+    uint8_t winners = 0;
+    int n = game->num_players;
+    if (game->phase == GAME_OVER) {
+        memcpy(scores, game->final_scores, sizeof scores);
+        winners = game->winners_mask;
+    } else {
+        game_scores(game, w->context->cards, scores);
+        int best = -32768;
+        for (int p = 0; p < n; p++) best = scores[p] > best ? scores[p] : best;
+        for (int p = 0; p < n; p++)
+            if (scores[p] == best) winners |= (uint8_t)(1u << p);
+    }
+    int n_winners = 0;
+    for (int p = 0; p < n; p++) n_winners += winners >> p & 1u;
+    for (int p = 0; p < n; p++) {
+        int best_other = -32768;
+        for (int q = 0; q < n; q++)
+            if (q != p && scores[q] > best_other) best_other = scores[q];
+        double win = (winners >> p & 1u) ? 1.0 / n_winners : 0.0;
+        out[p] = win + w->context->margin_weight * tanh((scores[p] - best_other) / 10.0);
+    }
+}
+
+/* Every seat sees the same public view: ``seat`` does not matter. */
+static void as_determinize(const void *root, int seat, Rng *rng, void *out) {
+    const SearchWorld *r = root;
+    SearchWorld *w = out;
+    game_determinize(&w->game, &r->game, r->context->cards, rng);
+    w->steps = 0;
+    w->context = r->context;
+}
+
+/* Bot ``bot`` (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC) for the seat to act; a forced action is
+ * taken without asking (so a random bot draws only for a choice). */
+static int as_bot(const void *s, int bot, Rng *rng) {
+    const SearchWorld *w = s;
+    const SearchContext *c = w->context;
+    int8_t legal[NUM_ACTIONS];
+    int n = legal_list(w, legal);
+    if (n == 1) return legal[0];
+    switch (bot) {
+    case BOT_RANDOM:
+        return legal[uniform_below(rng, (uint64_t)n)];
+    case BOT_GREEDY:
+        return bot_greedy(&w->game, c->cards, c->options, c->cache, &c->greedy, legal, n);
+    default:
+        return bot_heuristic(&w->game, c->cards, c->options, c->cache, &c->heuristic, legal, n);
+    }
+}
+
+/* The legal actions ranked by the heuristic's values, best first (ties: action order), one per
+ * target (the best of its exchange variants). */
+static int as_rank(const void *s, const int16_t *legal16, int n_legal, int16_t *out) {
+    const SearchWorld *w = s;
+    const SearchContext *c = w->context;
+    int8_t legal[NUM_ACTIONS] = {0};
+    for (int i = 0; i < n_legal; i++) legal[i] = (int8_t)legal16[i];
+    double values[NUM_ACTIONS];
+    bot_heuristic_values(&w->game, c->cards, c->options, c->cache, &c->heuristic, legal, n_legal,
+                         values);
+    int best_of_target[NUM_TARGETS];
+    for (int t = 0; t < NUM_TARGETS; t++) best_of_target[t] = -1;
+    int keep[NUM_ACTIONS], n = 0;
+    for (int i = 0; i < n_legal; i++) {
+        if (legal[i] < NUM_ATTEMPTS) {
+            int t = legal[i] / NUM_VARIANTS;
+            int at = best_of_target[t];
+            if (at >= 0) {
+                if (values[i] > values[keep[at]]) keep[at] = i;
+                continue;
+            }
+            best_of_target[t] = n;
+        }
+        keep[n++] = i;
+    }
+    for (int i = 1; i < n; i++) { /* insertion sort, descending by value, stable */
+        int v = keep[i], j = i - 1;
+        while (j >= 0 && values[keep[j]] < values[v]) {
+            keep[j + 1] = keep[j];
+            j--;
+        }
+        keep[j + 1] = v;
+    }
+    for (int i = 0; i < n; i++) out[i] = legal[keep[i]];
+    return n;
+}
+
+void search_world(SearchWorld *world, const Game *game, SearchContext *context) {
+    game_public_view(&world->game, game, context->cards);
+    world->steps = 0;
+    world->context = context;
+}
+
+const GsGame GS_AIRSHIPS = {
+    .state_size = sizeof(SearchWorld),
+    .max_actions = NUM_ACTIONS,
+    .current_player = as_current,
+    .num_players = as_players,
+    .is_terminal = as_terminal,
+    .legal_actions = as_legal,
+    .apply = as_apply,
+    .results = as_results,
+    .determinize = as_determinize,
+    .bot_action = as_bot,
+    .rank = as_rank,
+};
