@@ -70,7 +70,7 @@ class NipponISMCTSAgent(ClockworkISMCTSAgent):
         best mean result, then the lowest index)."""
         if not self.native:
             return GenericISMCTSAgent.act(self, decision)
-        from airships_env.native.nippon import NativeNipponGame, SearchOptions
+        from airships_env.native.nippon import SearchOptions
 
         self.last_simulations = 0
         legal = decision.legal_actions
@@ -88,7 +88,7 @@ class NipponISMCTSAgent(ClockworkISMCTSAgent):
             bias=self.bias,
             playout=self.playout,
         )
-        root = NativeNipponGame.from_view(decision.view)
+        root = self.game.native_search_view(decision.view)
         action, simulations, children = root.search(decision.seat, options, self.rng)
         self.last_simulations = simulations
         self.last_root = children

@@ -107,6 +107,13 @@ class NipponGame(PythonGame):
         and observations, the Python bots' decisions."""
         return "airships_env.games.nippon.vector:NipponVecEnv"
 
+    def native_search_view(self, view: Any) -> Any:
+        """A seat's view in the native core, to search from (``ismcts``:
+        :class:`airships_env.native.nippon.NativeNipponGame`)."""
+        from airships_env.native.nippon import NativeNipponGame
+
+        return NativeNipponGame.from_view(view)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
