@@ -45,6 +45,8 @@ setup(
                     "nippon.c",
                     "nippon_obs.c",
                     "nippon_bots.c",
+                    "nippon_view.c",
+                    "nippon_search.c",
                     "nippon_batch.c",
                     "nippon_module.c",
                 )
@@ -63,6 +65,7 @@ setup(
                     "australia.h",
                     "australia_binding.h",
                     "nippon.h",
+                    "gsearch.h",
                     "nippon_binding.h",
                 )
             ],

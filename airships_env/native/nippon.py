@@ -35,6 +35,7 @@ from airships_env.games.nippon.engine.state import State
 from airships_env.games.nippon.observation import observation_size
 from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
+from airships_env.native.clockwork import SearchOptions
 from airships_env.native.convert import generator_from, rng_state, seed_words
 from airships_env.native.table import (
     REWARD_MODES,
@@ -42,6 +43,7 @@ from airships_env.native.table import (
     NativeTable,
     Opponent,
     deal_generator,
+    set_generator_state,
     slot_generator,
 )
 
@@ -50,6 +52,7 @@ __all__ = [
     "BotMemory",
     "NativeNipponGame",
     "NipponBatch",
+    "SearchOptions",
     "bot_decisions",
     "pack_options",
     "random_games",
@@ -67,6 +70,8 @@ BOTS: dict[str, tuple[int, tuple[float, ...]]] = {
 #: what a bot carries between decisions: the rest of its turn's plan, and the (turn, seat) it is for
 BotMemory = tuple[tuple[int, ...], int, int]
 NO_PLAN: BotMemory = ((), -1, -1)
+#: the bots' weights as the search takes them: one tuple per bot code 1, 2, 3
+_SEARCH_WEIGHTS = tuple(weights for _, weights in sorted(BOTS.values()))
 
 
 def pack_options(options: RulesOptions) -> Options:
@@ -235,9 +240,79 @@ class NativeNipponGame(NativeTable):
         game = require().ni_import(pack_options(state.options), tables(state.data), exported)
         return cls(game, state.data, state.options)
 
+    @classmethod
+    def from_view(cls, state: State) -> NativeNipponGame:
+        """A seat's view (or any state) in the core without its generator: a position to search
+        or determinize from, never to play on (the bag draws during play: ViewError)."""
+        exported = state.to_dict()
+        exported["rng"] = None
+        exported["is_view"] = True
+        game = require().ni_import(pack_options(state.options), tables(state.data), exported)
+        return cls(game, state.data, state.options)
+
     def to_state(self) -> State:
-        """The game as a Python :class:`State` (equal ``to_dict()`` to the engine's)."""
+        """The game as a Python :class:`State` (equal ``to_dict()`` to the engine's; a view
+        comes back as the engine's view)."""
         return _state_from(self._game.export(), self.data, self.options)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (and deep-copies) as its Python state; a view as a view."""
+        state = self.to_state()
+        return (type(self).from_view if state.is_view else type(self).from_state, (state,))
+
+    def view(self, seat: int) -> NativeNipponGame:
+        """``seat``'s view (the engine's ``state.view(seat)``, field for field): the game without
+        its generator, a position to search from, never to play on."""
+        return type(self)(self._game.view(seat), self.data, self.options)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> NativeNipponGame:
+        """A world consistent with ``seat``'s view (the engine's ``view.determinize(rng)``, bit
+        for bit), drawing from ``rng`` (advanced as the engine advances it)."""
+        world, after = self._game.determinize(seat, _pcg64_state(rng))
+        set_generator_state(rng, after)
+        return type(self)(world, self.data, self.options)
+
+    def results(self) -> list[float]:
+        """Each seat's result of the finished game for the search: ``1/k`` for the ``k``
+        winners of :meth:`outcome` (E4), 0 for the others."""
+        values: list[float] = self._game.results()
+        return values
+
+    def search_values(self) -> list[float]:
+        """Each seat's value for the search (the game's ``evaluate`` hook, :meth:`~airships_env.
+        games.nippon.NipponGame.evaluate`)."""
+        values: list[float] = self._game.values()
+        return values
+
+    def search(
+        self, seat: int, options: SearchOptions, rng: np.random.Generator
+    ) -> tuple[int, int, tuple[tuple[int, int, float], ...]]:
+        """The generic ISMCTS in C (``src/gsearch.c`` over ``src/nippon_search.c``) for
+        ``seat``, the seat to act, reading only its view of this game, drawing from ``rng``
+        (advanced), the GIL released; the action, the simulations run, and each root child's
+        (action, visits, mean result). ``prior`` and ``playout`` name native bots (BOTS)."""
+        codes = []
+        for option, bot in (("prior", options.prior), ("playout", options.playout)):
+            if bot is not None and bot not in BOTS:
+                raise ValueError(
+                    f"search option {option}={bot!r}: the core plays {', '.join(BOTS)}"
+                )
+            codes.append(0 if bot is None else BOTS[bot][0])
+        packed = (
+            options.sims,
+            options.seconds,
+            options.c,
+            options.max_rollout,
+            options.rollout,
+            codes[0],
+            options.bias,
+            codes[1],
+        )
+        action, simulations, _nodes, after, root = self._game.search(
+            seat, packed, _pcg64_state(rng), _SEARCH_WEIGHTS
+        )
+        set_generator_state(rng, after)
+        return int(action), int(simulations), root
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
@@ -260,20 +335,11 @@ class NativeNipponGame(NativeTable):
         entry = BOTS.get(bot)
         if entry is None:
             raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
-        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
-        if not isinstance(bit_generator, np.random.PCG64):
-            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
         code, weights = entry
         action, after, (plan, key_turn, key_seat) = self._game.bot_action(
-            code, rng_state(rng), weights, memory
+            code, _pcg64_state(rng), weights, memory
         )
-        state, inc, has_uint32, uinteger = after
-        bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": state, "inc": inc},
-            "has_uint32": has_uint32,
-            "uinteger": uinteger,
-        }
+        set_generator_state(rng, after)
         return int(action), (tuple(plan), key_turn, key_seat)
 
     def evaluate(self, seat: int, weights: Weights) -> float:
@@ -285,6 +351,14 @@ class NativeNipponGame(NativeTable):
         action raises the same IllegalActionError, changing nothing."""
         raw = self.apply_raw(action)
         return ActionRecord(raw[0], raw[1], raw[2])
+
+
+def _pcg64_state(rng: object) -> Any:
+    """The core's tuple of a numpy Generator over PCG64 (a TypeError for anything else)."""
+    bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+    if not isinstance(bit_generator, np.random.PCG64):
+        raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+    return rng_state(rng)  # type: ignore[arg-type]
 
 
 # -- the batch ----------------------------------------------------------------------------------

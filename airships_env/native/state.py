@@ -19,7 +19,7 @@ What runs in the core and what is converted:
   and the presenters read its fields, and a view is what an agent is handed (a core's own view,
   Clockwork's, serves the core's search and is not this: it is not the engine's object);
 - ``determinize(rng)`` (of the seat to act, as the engine's on a true state) runs in the core
-  where it has one (Clockwork, the engine's draws bit for bit), else on the converted state, and
+  where it has one (Clockwork, Nippon: the engine's draws bit for bit), else on the converted state, and
   returns a native state either way;
 - ``outcome``, ``to_dict`` and pickling go through :meth:`to_state`, the Python engine's state
   (``to_dict`` equal to the engine's, so logs and saved games do not depend on the backend);

@@ -120,6 +120,7 @@ def play_both(
         note(before, python, action, record.draws)
         exported = core.export()
         assert exported.pop("rng") == rng_state(python.rng), ("generator", players, seed, step)
+        assert exported.pop("is_view") is False
         assert exported == python_fields(python), ("state", players, seed, step)
         step += 1
     assert native.is_terminal() and core.legal_actions() == []

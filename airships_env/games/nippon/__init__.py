@@ -107,12 +107,20 @@ class NipponGame(PythonGame):
         and observations, the Python bots' decisions."""
         return "airships_env.games.nippon.vector:NipponVecEnv"
 
+    def native_search_view(self, view: Any) -> Any:
+        """A seat's view in the native core, to search from (``ismcts``:
+        :class:`airships_env.native.nippon.NativeNipponGame`)."""
+        from airships_env.native.nippon import NativeNipponGame
+
+        return NativeNipponGame.from_view(view)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.nippon:GreedyBot",
             "heuristic": "agents.bots.nippon:HeuristicBot",
+            "ismcts": "agents.bots.nippon_ismcts:NipponISMCTSAgent",
         }
 
     def presenter(self) -> NipponPresenter:

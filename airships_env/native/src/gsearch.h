@@ -1,6 +1,6 @@
 /* Information-set MCTS written once over a small game interface (gsearch.c): every game with a
  * native core gets the generic search of agents/bots/generic_ismcts.py at native speed by filling
- * a GsGame with its functions (clockwork_search.c, airships_search.c).
+ * a GsGame with its functions (clockwork_search.c, airships_search.c, nippon_search.c).
  *
  * The algorithm is the Python one's: single-observer ISMCTS (Cowling, Powley and Whitehouse
  * 2012), one tree over the searching seat's action sequences (an open-loop tree: chance happens
@@ -115,5 +115,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
 extern const GsGame GS_CLOCKWORK;
 /* Airships (airships_search.c): states are SearchWorld (core.h), bots are BOT_* codes. */
 extern const GsGame GS_AIRSHIPS;
+/* Nippon (nippon_search.c): states are NiSearchState (nippon.h), bots are NI_BOT_* codes. */
+extern const GsGame GS_NIPPON;
 
 #endif

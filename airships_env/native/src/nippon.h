@@ -15,13 +15,16 @@
  * worker drawn to fill the board, during play too), drawn from the game's own PCG64 generator
  * with the shared samplers (rng.h) in the order of the Python engine; every action's draws are in
  * its record. Nothing here allocates, and nothing reads or writes outside the struct: the binding
- * (nippon_module.c) checks every argument that comes from Python.
+ * (nippon_module.c) checks every argument that comes from Python. A seat's view is the game
+ * without its generator (nippon_view.c), and nippon_search.c makes Nippon a game of the generic
+ * search (gsearch.h).
  */
 #ifndef AIRSHIPS_NIPPON_H
 #define AIRSHIPS_NIPPON_H
 
 #include <stdint.h>
 
+#include "gsearch.h"
 #include "rng.h"
 
 /* -- sizes fixed by the rules, the action table and the data validation (data.py) ---------- */
@@ -240,6 +243,20 @@ void ni_apply_legal(NiGame *game, int action, NiRecord *record);
 /* The name of a phase (model.Phase.NAMES). */
 const char *ni_phase_name(int phase);
 
+/* -- views and determinization (nippon_view.c, State.view / State.determinize) -------------- */
+/* ``seat``'s view into ``out`` (may be ``g``): the game without its generator (rng.present 0),
+ * the bag's future order being all that is hidden; never to be played on. */
+void ni_view(const NiGame *game, int seat, NiGame *out);
+/* A world consistent with ``seat``'s view of ``game`` (a view or the true game) into ``out``:
+ * the game with a generator seeded from ``rng`` as State.determinize seeds it. */
+void ni_determinize(const NiGame *game, int seat, Rng *rng, NiGame *out);
+/* E4 (rules.outcome): each seat's result of a finished game, 1/k for the k seats with the most
+ * VP, ties going to the latest last turn, 0 for the others (nippon_search.c). */
+void ni_results(const NiGame *game, double *out);
+/* The generic search's evaluation of an unfinished game (NipponGame.evaluate: a softmax of the
+ * VP over a fifth of the score scale) into ``out`` (nippon_search.c). */
+void ni_search_values(const NiGame *game, double *out);
+
 /* -- the observation (nippon_obs.c, observation.py) ----------------------------------------- */
 /* The length of a seat's observation: its pieces follow the game's action spaces and rows. */
 int ni_obs_size(const NiGame *game);
@@ -276,5 +293,27 @@ double ni_evaluate(const NiGame *game, int p, const NiBotWeights *weights);
  * updating ``memory`` as the Python bot does; ``weights`` unused by the random bot. */
 int ni_bot_action(const NiGame *game, int kind, const NiBotWeights *weights, Rng *rng,
                   NiBotMemory *memory);
+
+
+/* -- the generic search (nippon_search.c, GS_NIPPON in gsearch.h) --------------------------- */
+/* What the bots of one simulated world remember: each bot's plan, and its last choice (a plan is
+ * dropped when any other action is applied). */
+typedef struct {
+    NiBotMemory bot[NI_BOT_HEURISTIC + 1];
+    int16_t expected[NI_BOT_HEURISTIC + 1];
+} NiSearchMemory;
+
+/* A state of GS_NIPPON: the game, the bots' weights (by bot code) and the world's bot memory. */
+typedef struct {
+    NiGame game;
+    const NiBotWeights *weights;
+    NiSearchMemory *memory;
+} NiSearchState;
+
+/* The generic ISMCTS (gs_search) for ``seat``, the seat to act in ``root`` (a view or the true
+ * game: only its view is read), the bots playing with ``weights`` (indexed by bot code); a GS_*
+ * status. Needs no Python: the binding may release the GIL around it. */
+int ni_search(const NiGame *root, int seat, const GsOptions *options,
+              const NiBotWeights weights[NI_BOT_HEURISTIC + 1], Rng *rng, GsResult *result);
 
 #endif

@@ -7,37 +7,13 @@
  * (Weights, _GROWTH), their one owner.
  *
  * A bot reads only what the seat's view holds: the game's generator is never read; the search
- * plays on a copy whose generator is the determinization's, seeded as State.determinize seeds it
- * (PCG64(SeedSequence(rng.integers(0, 2**63 - 1)))).
+ * plays on a copy whose generator is the determinization's (ni_determinize, nippon_view.c).
  */
 #include <string.h>
 
 #include "nippon.h"
 
 #define EPS 1e-9
-
-/* numpy's Generator.integers(0, high) for int64 (bounded_lemire_uint64 on rng = high - 1). */
-static uint64_t integers_below(Rng *rng, uint64_t high) {
-    uint64_t range = high - 1, excl = range + 1;
-    __uint128_t m = (__uint128_t)rng_next64(rng) * excl;
-    uint64_t leftover = (uint64_t)m;
-    if (leftover < excl) {
-        uint64_t threshold = (UINT64_MAX - range) % excl;
-        while (leftover < threshold) {
-            m = (__uint128_t)rng_next64(rng) * excl;
-            leftover = (uint64_t)m;
-        }
-    }
-    return (uint64_t)(m >> 64);
-}
-
-/* State.determinize: the game with a fresh generator seeded from the bot's. */
-static void determinize(const NiGame *g, Rng *rng, NiGame *out) {
-    uint64_t seed = integers_below(rng, ((uint64_t)1 << 63) - 1);
-    uint32_t words[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    *out = *g;
-    rng_seed_sequence(&out->rng, words, words[1] ? 2 : 1, NULL, 0);
-}
 
 typedef struct {
     const NiBotWeights *w;
@@ -408,7 +384,7 @@ int ni_bot_action(const NiGame *g, int kind, const NiBotWeights *w, Rng *rng, Ni
     }
     m->len = 0;
     NiGame s;
-    determinize(g, rng, &s);
+    ni_determinize(g, p, rng, &s);
     Bot b = {w, rng, p};
     if (s.phase == NI_TURN) {
         int a = choose_turn(&b, &s, legal, n, m);

@@ -5,6 +5,7 @@
  *   ni_import(options, tables, state_dict) -> NipponGame                  (a Python State)
  *   ni_random_games(num_players, games, seed, options, tables) -> actions applied
  *   NipponGame.legal_actions() / apply(action) / export() / clone()
+ *   NipponGame.view(seat) / determinize(seat, rng_state) / search(...) / results() / values()
  *
  * ``options`` is (captured_tile removed, neutral_competes, majority_ties lower, marker_trigger
  * space_empties), four bools; ``tables`` is the components the Python loader validated, as
@@ -17,6 +18,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+
+#include <math.h>
 
 #include "args.h"
 #include "binding.h"
@@ -452,7 +455,8 @@ static int import_state(NiGame *g, PyObject *d) {
     int n = g->num_players;
     PyObject *view = arg_item(d, "is_view");
     if (!view) return -1;
-    if (PyObject_IsTrue(view)) return bad_state("is_view: a view cannot be imported");
+    int is_view = PyObject_IsTrue(view);
+    if (is_view < 0) return -1;
     GET("current", 0, n - 1, current);
     GET("first_player", 0, n - 1, first_player);
     GET("phase", 0, NI_NUM_PHASES - 1, phase);
@@ -466,7 +470,7 @@ static int import_state(NiGame *g, PyObject *d) {
     GET("pend_mask", 0, 63, pend_mask);
     GET("pend_region", -1, NI_NUM_REGIONS - 1, pend_region);
     GET("pend_contract", -1, NI_NUM_CONTRACTS - 1, pend_contract);
-    GET("pend_demand", 0, NI_MAX_DEMANDS - 1, pend_demand);
+    GET("pend_demand", 0, NI_MAX_DEMANDS, pend_demand); /* 3 once a contract of 3 is paid */
     GET("pend_goods", 0, 63, pend_goods);
     GET("pend_space", -1, NI_NUM_CITIES * NI_SPACES_PER_CITY - 1, pend_space);
     GET("pend_cubes", 0, 3, pend_cubes);
@@ -561,13 +565,16 @@ static int import_state(NiGame *g, PyObject *d) {
         return bad_state("bag: more workers than the largest bag holds");
     PyObject *rng = arg_item(d, "rng");
     if (!rng || rng_from_tuple(rng, &g->rng) < 0) return -1;
-    if (!g->rng.present) return bad_state("rng: the bag draws during play: a generator is needed");
+    if (is_view && g->rng.present) return bad_state("rng: a view has no generator");
+    if (!is_view && !g->rng.present)
+        return bad_state("rng: the bag draws during play: a generator is needed");
     return 0;
 }
 #undef GET
 
 /* ni_import(options, tables, state) -> NipponGame; ``state`` a State.to_dict() with its "rng"
- * as a generator state tuple. */
+ * as a generator state tuple, or a view's (is_view true, rng None: to search from, never to play
+ * on). */
 static PyObject *py_ni_import(PyObject *module, PyObject *args) {
     PyObject *options, *tables, *state;
     (void)module;
@@ -688,6 +695,13 @@ static PyObject *NiGame_apply(NiGameObject *self, PyObject *action_obj) {
     if (action == -1 && PyErr_Occurred()) return NULL;
     if (overflow || action < 0 || action >= NI_NUM_ACTIONS)
         return illegal(self, action_obj, 0, 0);
+    if (!self->game.rng.present) { /* a view: the bag's order is not there to draw from */
+        PyObject *args = Py_BuildValue("(s)", "a view cannot advance: determinize it first");
+        arg_raise_typed("airships_env.games.nippon.engine.errors", "ViewError", args,
+                        "a view cannot advance: determinize it first");
+        Py_XDECREF(args);
+        return NULL;
+    }
     NiRecord record;
     if (ni_apply(&self->game, (int)action, &record) != NI_OK)
         return illegal(self, action_obj, action, 1);
@@ -783,6 +797,7 @@ PyObject *ni_export_dict(const NiGame *g) {
         rows_list(g->achievements, n, NI_NUM_ACHIEVEMENTS, 1, NI_NUM_ACHIEVEMENTS));
     SET("last_turn", int_list(g->last_turn, n, 4));
     SET("rng", rng_to_tuple(&g->rng));
+    SET("is_view", PyBool_FromLong(!g->rng.present));
     return out;
 }
 #undef SET
@@ -898,6 +913,160 @@ static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
     return PyFloat_FromDouble(ni_evaluate(&self->game, (int)seat, &weights));
 }
 
+/* view(seat) -> NipponGame: ``seat``'s view (ni_view, State.view), without a generator. */
+static PyObject *NiGame_view(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj;
+    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    NiGameObject *out = ni_alloc();
+    if (out) ni_view(&self->game, (int)seat, &out->game);
+    return (PyObject *)out;
+}
+
+/* determinize(seat, rng_state) -> (NipponGame, rng_state after): a world consistent with
+ * ``seat``'s view (ni_determinize, State.determinize), drawn from the generator given. */
+static PyObject *NiGame_determinize(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+        return NULL;
+    }
+    NiGameObject *out = ni_alloc();
+    if (!out) return NULL;
+    ni_determinize(&self->game, (int)seat, &rng, &out->game);
+    return Py_BuildValue("(NN)", (PyObject *)out, rng_to_tuple(&rng));
+}
+
+static PyObject *float_list(const double *values, int n) {
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *value = PyFloat_FromDouble(values[i]);
+        if (!value) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+    return out;
+}
+
+/* results() -> each seat's result of the finished game (ni_results: E4's winners share 1). */
+static PyObject *NiGame_results(NiGameObject *self, PyObject *unused) {
+    (void)unused;
+    if (!self->game.game_over) {
+        PyErr_SetString(PyExc_ValueError, "results: the game is not over");
+        return NULL;
+    }
+    double values[NI_MAX_PLAYERS];
+    ni_results(&self->game, values);
+    return float_list(values, self->game.num_players);
+}
+
+/* values() -> each seat's value for the search (ni_search_values, NipponGame.evaluate). */
+static PyObject *NiGame_values(NiGameObject *self, PyObject *unused) {
+    (void)unused;
+    double values[NI_MAX_PLAYERS];
+    ni_search_values(&self->game, values);
+    return float_list(values, self->game.num_players);
+}
+
+/* search(seat, (sims, seconds, c, max_rollout, rollout, prior, bias, playout), rng_state,
+ *        (weights of bot 1, bot 2, bot 3))
+ *   -> (action, simulations, nodes, rng_state after, ((action, visits, mean), ...))
+ * The generic ISMCTS (gsearch.c, ni_search) for ``seat``, who must be the seat to act, from
+ * this game as the seat sees it (a view or the true state: only the seat's view is read); the
+ * GIL is released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is
+ * set); rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3), playing
+ * with its weights (parse_weights' tuples, by bot code). */
+static PyObject *NiGame_search(NiGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj, *weights_obj;
+    long long sims;
+    double seconds, c, bias;
+    int max_rollout, rollout, prior, playout;
+    if (!PyArg_ParseTuple(args, "O(Lddiiidi)OO", &seat_obj, &sims, &seconds, &c, &max_rollout,
+                          &rollout, &prior, &bias, &playout, &rng_obj, &weights_obj))
+        return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    const char *problem = NULL;
+    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
+    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
+    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
+    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
+    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
+    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
+    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
+    else if (prior < 0 || prior > NI_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
+    else if (playout < 0 || playout > NI_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
+    if (problem) {
+        PyErr_Format(PyExc_ValueError, "search: %s", problem);
+        return NULL;
+    }
+    PyObject *weights_tuple = tuple_of(weights_obj, NI_BOT_HEURISTIC,
+                                       "search: weights (one tuple per bot 1..3)");
+    if (!weights_tuple) return NULL;
+    NiBotWeights weights[NI_BOT_HEURISTIC + 1];
+    memset(weights, 0, sizeof weights);
+    for (int bot = 1; bot <= NI_BOT_HEURISTIC; bot++)
+        if (ni_parse_weights(PyTuple_GET_ITEM(weights_tuple, bot - 1), &weights[bot]) < 0)
+            return NULL;
+    for (int bot = NI_BOT_GREEDY; bot <= NI_BOT_HEURISTIC; bot++)
+        if ((prior == bot || playout == bot) && weights[bot].planning &&
+            self->game.config.colour_cost == 0) {
+            PyErr_SetString(PyExc_ValueError,
+                            "search: a planning evaluation divides by the colour cost: 0");
+            return NULL;
+        }
+    if (self->game.game_over) {
+        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
+        return NULL;
+    }
+    if (seat != self->game.current) {
+        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
+                     self->game.current);
+        return NULL;
+    }
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
+        return NULL;
+    }
+    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
+    NiGame root = self->game; /* the object may change while the GIL is released */
+    int16_t root_action[NI_NUM_ACTIONS];
+    int32_t root_visits[NI_NUM_ACTIONS];
+    double root_mean[NI_NUM_ACTIONS];
+    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = ni_search(&root, (int)seat, &options, weights, &rng, &result);
+    Py_END_ALLOW_THREADS
+    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
+    if (status != GS_OK) {
+        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
+        return NULL;
+    }
+    PyObject *stats = PyTuple_New(result.n_root);
+    if (!stats) return NULL;
+    for (int i = 0; i < result.n_root; i++) {
+        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
+        if (!item) {
+            Py_DECREF(stats);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(stats, i, item);
+    }
+    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
+                         rng_to_tuple(&rng), stats);
+}
+
 static PyObject *NiGame_get_obs_size(NiGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(ni_obs_size(&self->game));
@@ -934,6 +1103,16 @@ static PyMethodDef NiGame_methods[] = {
      "bot_action(kind, rng_state, weights, memory) -> (action, rng_state, memory)."},
     {"evaluate", (PyCFunction)NiGame_evaluate, METH_VARARGS,
      "evaluate(seat, weights) -> the position's worth to the seat."},
+    {"view", (PyCFunction)NiGame_view, METH_VARARGS,
+     "view(seat) -> the seat's view (no generator)."},
+    {"determinize", (PyCFunction)NiGame_determinize, METH_VARARGS,
+     "determinize(seat, rng_state) -> (world, rng_state after)."},
+    {"results", (PyCFunction)NiGame_results, METH_NOARGS,
+     "results() -> each seat's result of the finished game (winners share 1)."},
+    {"values", (PyCFunction)NiGame_values, METH_NOARGS,
+     "values() -> each seat's value for the search (NipponGame.evaluate)."},
+    {"search", (PyCFunction)NiGame_search, METH_VARARGS,
+     "search(seat, options, rng_state, weights) -> (action, sims, nodes, rng_state, root)."},
     {NULL, NULL, 0, NULL},
 };
 
