@@ -145,21 +145,9 @@ static void end_of_episode(AuBatchObject *self, int index, int truncated) {
     int n = self->num_players;
     float *rewards = BUF(self, B_REWARDS, float) + (size_t)index * n;
     int32_t *scores = BUF(self, B_SCORES, int32_t) + (size_t)index * n;
-    int totals[AU_MAX_PLAYERS], best = 0, richest = 0;
-    for (int p = 0; p < n; p++) { /* E3: VP + dollars */
-        totals[p] = game->vp[p] + game->dollars[p];
-        scores[p] = totals[p];
-        if (p == 0 || totals[p] > best) best = totals[p];
-    }
-    for (int p = 0; p < n; p++)
-        if (totals[p] == best && game->dollars[p] > richest) richest = game->dollars[p];
-    unsigned winners = 0;
-    int n_winners = 0;
-    for (int p = 0; p < n; p++)
-        if (totals[p] == best && game->dollars[p] == richest) {
-            winners |= 1u << p;
-            n_winners++;
-        }
+    int totals[AU_MAX_PLAYERS], n_winners;
+    for (int p = 0; p < n; p++) scores[p] = totals[p] = game->vp[p] + game->dollars[p]; /* E3 */
+    unsigned winners = au_winners(game, &n_winners);
     if (truncated) {
         BUF(self, B_TRUNCATED, uint8_t)[index] = 1;
         BUF(self, B_WINNERS, uint8_t)[index] = 0;
