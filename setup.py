@@ -39,6 +39,8 @@ setup(
                     "australia.c",
                     "australia_obs.c",
                     "australia_bots.c",
+                    "australia_view.c",
+                    "australia_search.c",
                     "australia_batch.c",
                     "australia_module.c",
                     "nippon.c",
@@ -59,6 +61,7 @@ setup(
                     "args.h",
                     "australia.h",
                     "australia_binding.h",
+                    "gsearch.h",
                     "nippon.h",
                 )
             ],

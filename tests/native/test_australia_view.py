@@ -61,7 +61,7 @@ def check_position(state: State, game: NativeAustraliaGame, draw: int) -> None:
             assert native_fields(again) == fields(world)
         if fields(world) != fields(state):
             SEEN["re-dealt"] += 1
-        if any(not up and value for value, up in zip(state.tile_value, state.tile_up)):
+        if any(not up and value for value, up in zip(state.tile_value, state.tile_up, strict=True)):
             SEEN["face-down tiles"] += 1
 
 

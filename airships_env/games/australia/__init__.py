@@ -100,6 +100,13 @@ class AustraliaGame(PythonGame):
         and observations, the Python bots' decisions."""
         return "airships_env.games.australia.vector:AustraliaVecEnv"
 
+    def native_search_view(self, view: Any) -> Any:
+        """A seat's view in the native core, to search from (``ismcts``:
+        :class:`airships_env.native.australia.NativeAustraliaGame`)."""
+        from airships_env.native.australia import NativeAustraliaGame
+
+        return NativeAustraliaGame.from_view(view)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
@@ -107,6 +114,7 @@ class AustraliaGame(PythonGame):
             "greedy": "agents.bots.australia:GreedyBot",
             "heuristic": "agents.bots.australia:HeuristicBot",
             "kind_random": "agents.bots.australia:KindRandomBot",
+            "ismcts": "agents.bots.native_ismcts:NativeISMCTSAgent",
         }
 
     def rollout_action(self, state: Any, rng: np.random.Generator) -> int:

@@ -1,6 +1,6 @@
 /* Information-set MCTS written once over a small game interface (gsearch.c): every game with a
  * native core gets the generic search of agents/bots/generic_ismcts.py at native speed by filling
- * a GsGame with its functions (clockwork_search.c is the first).
+ * a GsGame with its functions (clockwork_search.c, australia_search.c).
  *
  * The algorithm is the Python one's: single-observer ISMCTS (Cowling, Powley and Whitehouse
  * 2012), one tree over the searching seat's action sequences (an open-loop tree: chance happens
@@ -84,5 +84,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
 /* -- games --------------------------------------------------------------------------------- */
 /* Escape from Clockwork City (clockwork_search.c): bots are CW_BOT_* codes. */
 extern const GsGame GS_CLOCKWORK;
+/* Australia (australia_search.c): bots are AU_BOT_* codes. */
+extern const GsGame GS_AUSTRALIA;
 
 #endif
