@@ -147,14 +147,21 @@ def test_the_agent_is_native_and_reproducible() -> None:
 
 
 def test_the_agent_reads_only_the_view() -> None:
-    """A decision whose view comes from another truth with the same view: the same choice."""
+    """Even handed a true state in place of the view (this truth, or another with the same
+    view), the agent chooses what it chooses from the view: the search reads the position only
+    through the seat's determinizations."""
     redeal = np.random.default_rng(4)
+    spec = "ismcts:sims=80,rollout=10,seed=2"
+    checked = 0
     for state in positions(3, 1, every=29):
         seat = state.current_player
-        chosen = make_agent("ismcts:sims=80,rollout=10,seed=2", game=GAME).act(decision(state))
-        other = state.view(seat).determinize(redeal)
-        agent = make_agent("ismcts:sims=80,rollout=10,seed=2", game=GAME)
-        assert agent.act(decision(other)) == chosen
+        legal = tuple(state.legal_actions())
+        chosen = make_agent(spec, game=GAME).act(decision(state))
+        for truth in (state, state.view(seat).determinize(redeal)):
+            handed = Decision(truth, seat, legal, game=GAME)
+            assert make_agent(spec, game=GAME).act(handed) == chosen
+            checked += truth.hands != state.view(seat).hands
+    assert checked > 5
 
 
 def test_the_python_search_stays_reachable() -> None:
