@@ -194,7 +194,9 @@ def score_shares(scores: Sequence[float], spread: float) -> list[float]:
     to 1 like the shares of a won game."""
     top = max(scores)
     weights = [math.exp((score - top) / spread) for score in scores]
-    total = sum(weights)
+    total = 0.0
+    for weight in weights:  # in seat order, as the native ports add (sum() compensates from 3.12)
+        total += weight
     return [w / total for w in weights]
 
 

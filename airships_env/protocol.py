@@ -282,6 +282,9 @@ class Game(Protocol):
     does.
     ``native_vec_env() -> "module:Class"`` names the game's batched native VecEnv (a
     :class:`airships_env.vector.BatchVecEnv`; ``vec_env: native`` trains on it).
+    ``native_search_view(view) -> native game`` puts a seat's view in the game's native core, whose
+    ``search(seat, options, rng)`` runs the generic search in C (``ismcts`` of
+    :mod:`agents.bots.native_ismcts`).
     """
 
     name: str  # registry name: "airships", "clockwork", ...

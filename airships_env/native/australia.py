@@ -6,7 +6,12 @@ oracle; the core (``airships_env/native/src/australia.c``, in the extension
 the shared samplers of :mod:`airships_env.chance` (all chance is at setup), so the same seed and
 the same actions give the same game: the deal, legal actions, records (drawn colours, revealed
 tiles, the windmill's moves, every scoring) and the whole state.
-``tests/native/test_australia_native.py`` holds them to it.
+``tests/native/test_australia_native.py`` holds them to it. The core also writes each seat's
+observation (``src/australia_obs.c``), plays the random, greedy and heuristic bots
+(``src/australia_bots.c``), gives the views and determinizations of the engine's ``view.py``
+(``src/australia_view.c``, ``tests/native/test_australia_view.py``) and runs the generic search
+in C (``src/australia_search.c``: the game's ``evaluate`` and ``rollout_action`` ported,
+``tests/native/test_australia_search.py``).
 
 The map and components are not compiled into the core: :func:`tables` hands it the tables the
 Python loader validated, so an edited data file plays in C exactly as in Python.
@@ -31,9 +36,11 @@ from airships_env.native.table import (
     BOTS,
     REWARD_MODES,
     NativeBatch,
-    NativeTable,
     Opponent,
+    SearchOptions,
+    SearchTable,
     deal_generator,
+    pcg64_state,
     set_generator_state,
     slot_generator,
 )
@@ -42,6 +49,7 @@ __all__ = [
     "BOTS",
     "AustraliaBatch",
     "NativeAustraliaGame",
+    "SearchOptions",
     "bot_decisions",
     "pack_options",
     "random_games",
@@ -124,11 +132,13 @@ def _record(raw: tuple[Any, ...]) -> ActionRecord:
     )
 
 
-class NativeAustraliaGame(NativeTable):
+class NativeAustraliaGame(SearchTable):
     """One Australia game in the native core, with the engine's vocabulary.
 
     Make one with :meth:`new` (like :func:`~airships_env.games.australia.engine.new_game`) or
-    :meth:`from_state` (any true Python state: a saved game, a hand-built position).
+    :meth:`from_state` (any true Python state: a saved game, a hand-built position), or
+    :meth:`from_view` (a seat's view: a position to search from). Views, determinizations and the
+    search: :class:`~airships_env.native.table.SearchTable`.
     """
 
     __slots__ = ()
@@ -160,6 +170,12 @@ class NativeAustraliaGame(NativeTable):
         """The same game in the core (generator state included); a view cannot be imported."""
         exported = state.to_dict()
         exported["rng"] = rng_state(state.rng) if state.rng is not None else None
+        game: NativeAustraliaGame = cls._import(state, exported)
+        return game
+
+    @classmethod
+    def _import(cls, state: State, exported: dict[str, Any]) -> NativeAustraliaGame:
+        """The core's game of ``exported`` (see :meth:`SearchTable._import`)."""
         board, components = tables(state.data, state.num_players)
         game = require().au_import(pack_options(state.options), board, components, exported)
         return cls(game, state.data, state.options)
@@ -193,10 +209,7 @@ class NativeAustraliaGame(NativeTable):
         code = BOTS.get(bot)
         if code is None:
             raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
-        bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
-        if not isinstance(bit_generator, np.random.PCG64):
-            raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
-        action, after = self._game.bot_action(code, rng_state(rng))
+        action, after = self._game.bot_action(code, pcg64_state(rng))
         set_generator_state(rng, after)
         return int(action)
 

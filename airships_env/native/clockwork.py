@@ -18,7 +18,6 @@ the Python loader validated, so an edited data file plays in C exactly as in Pyt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,9 +33,12 @@ from airships_env.native.convert import generator_from, rng_state, seed_words
 from airships_env.native.table import (
     BOTS,
     NativeBatch,
-    NativeTable,
     Opponent,
+    SearchOptions,
+    SearchTable,
     deal_generator,
+    pcg64_state,
+    set_generator_state,
     slot_generator,
 )
 from airships_env.protocol import IllegalActionError
@@ -106,41 +108,7 @@ def random_games(
     return played
 
 
-@dataclass(frozen=True, slots=True)
-class SearchOptions:
-    """The native search's options (the generic search's, agents/bots/generic_ismcts.py):
-    ``sims``/``seconds`` budgets (0: none), ``rollout`` -1 to play rollouts to the end,
-    ``prior``/``playout`` a native bot's name or None."""
-
-    sims: int = 0
-    seconds: float = 0.0
-    c: float = 0.7
-    max_rollout: int = 2000
-    rollout: int = -1
-    prior: str | None = None
-    bias: float = 1.0
-    playout: str | None = None
-
-    def packed(self) -> tuple[int, float, float, int, int, int, float, int]:
-        """The tuple the core takes (bot names as their codes, 0 for none)."""
-        for option, bot in (("prior", self.prior), ("playout", self.playout)):
-            if bot is not None and bot not in BOTS:
-                raise ValueError(
-                    f"search option {option}={bot!r}: the core plays {', '.join(BOTS)}"
-                )
-        return (
-            self.sims,
-            self.seconds,
-            self.c,
-            self.max_rollout,
-            self.rollout,
-            0 if self.prior is None else BOTS[self.prior],
-            self.bias,
-            0 if self.playout is None else BOTS[self.playout],
-        )
-
-
-class NativeClockworkGame(NativeTable):
+class NativeClockworkGame(SearchTable):
     """One Clockwork game in the native core, with the engine's vocabulary.
 
     Make one with :meth:`new` (like :func:`~airships_env.games.clockwork.engine.new_game`) or
@@ -176,17 +144,12 @@ class NativeClockworkGame(NativeTable):
         """The same game in the core (generator state included); a view cannot be imported."""
         exported = state.to_dict()
         exported["rng"] = rng_state(state.rng)
-        counts, track = tables(state.data, state.num_players)
-        game = require().cw_import(pack_options(state.options), counts, track, exported)
-        return cls(game, state.data, state.options)
+        game: NativeClockworkGame = cls._import(state, exported)
+        return game
 
     @classmethod
-    def from_view(cls, state: State) -> NativeClockworkGame:
-        """A seat's view (or any state) in the core without its generator: a position to
-        search or determinize from, never to play on (a roll needs a generator)."""
-        exported = state.to_dict()
-        exported["rng"] = None
-        exported["view_seat"] = -1
+    def _import(cls, state: State, exported: dict[str, Any]) -> NativeClockworkGame:
+        """The core's game of ``exported`` (see :meth:`SearchTable._import`)."""
         counts, track = tables(state.data, state.num_players)
         game = require().cw_import(pack_options(state.options), counts, track, exported)
         return cls(game, state.data, state.options)
@@ -231,42 +194,6 @@ class NativeClockworkGame(NativeTable):
             winner=winner,
         )
 
-    def view(self, seat: int) -> NativeClockworkGame:
-        """``seat``'s view (the engine's ``state.view(seat)``, field for field), without a
-        generator: a position to search from, never to play on."""
-        return type(self)(self._game.view(seat), self.data, self.options)
-
-    def determinize(self, seat: int, rng: np.random.Generator) -> NativeClockworkGame:
-        """A world consistent with ``seat``'s view (the engine's ``view.determinize(rng)``, bit
-        for bit), drawing from ``rng`` (advanced as the engine advances it)."""
-        world, after = self._game.determinize(seat, _pcg64_state(rng))
-        _set_pcg64_state(rng, after)
-        return type(self)(world, self.data, self.options)
-
-    def evaluate(self) -> list[float]:
-        """Each seat's value (:func:`~airships_env.games.clockwork.evaluate.evaluate`)."""
-        values: list[float] = self._game.evaluate()
-        return values
-
-    def rollout_action(self, rng: np.random.Generator) -> int:
-        """The search's rollout policy (:func:`~airships_env.games.clockwork.rollout.
-        rollout_action`), drawing from ``rng`` as the Python policy does."""
-        action, after = self._game.rollout_action(_pcg64_state(rng))
-        _set_pcg64_state(rng, after)
-        return int(action)
-
-    def search(
-        self, seat: int, options: SearchOptions, rng: np.random.Generator
-    ) -> tuple[int, int, tuple[tuple[int, int, float], ...]]:
-        """The generic ISMCTS in C (``src/gsearch.c``) for ``seat``, the seat to act, reading
-        only its view of this game, drawing from ``rng`` (advanced), the GIL released; the
-        action, the simulations run, and each root child's (action, visits, mean result)."""
-        action, simulations, _nodes, after, root = self._game.search(
-            seat, options.packed(), _pcg64_state(rng)
-        )
-        _set_pcg64_state(rng, after)
-        return int(action), int(simulations), root
-
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation (:func:`~airships_env.games.clockwork.observation.
         encode_observation` of its view), a fresh float32 vector."""
@@ -282,28 +209,9 @@ class NativeClockworkGame(NativeTable):
         code = BOTS.get(bot)
         if code is None:
             raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
-        action, after = self._game.bot_action(code, _pcg64_state(rng), float(threshold))
-        _set_pcg64_state(rng, after)
+        action, after = self._game.bot_action(code, pcg64_state(rng), float(threshold))
+        set_generator_state(rng, after)
         return int(action)
-
-
-def _pcg64_state(rng: object) -> Any:
-    """The core's tuple of a numpy Generator over PCG64 (a TypeError for anything else)."""
-    bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
-    if not isinstance(bit_generator, np.random.PCG64):
-        raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
-    return rng_state(rng)  # type: ignore[arg-type]
-
-
-def _set_pcg64_state(rng: np.random.Generator, after: tuple[int, int, int, int]) -> None:
-    """Advance ``rng`` to the state the core left its copy in."""
-    state, inc, has_uint32, uinteger = after
-    rng.bit_generator.state = {
-        "bit_generator": "PCG64",
-        "state": {"state": state, "inc": inc},
-        "has_uint32": has_uint32,
-        "uinteger": uinteger,
-    }
 
 
 # -- the batch ----------------------------------------------------------------------------------

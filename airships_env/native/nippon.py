@@ -35,14 +35,15 @@ from airships_env.games.nippon.engine.state import State
 from airships_env.games.nippon.observation import observation_size
 from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
-from airships_env.native.clockwork import SearchOptions
 from airships_env.native.convert import generator_from, rng_state, seed_words
 from airships_env.native.table import (
     REWARD_MODES,
     NativeBatch,
     NativeTable,
     Opponent,
+    SearchOptions,
     deal_generator,
+    pcg64_state,
     set_generator_state,
     slot_generator,
 )
@@ -268,7 +269,7 @@ class NativeNipponGame(NativeTable):
     def determinize(self, seat: int, rng: np.random.Generator) -> NativeNipponGame:
         """A world consistent with ``seat``'s view (the engine's ``view.determinize(rng)``, bit
         for bit), drawing from ``rng`` (advanced as the engine advances it)."""
-        world, after = self._game.determinize(seat, _pcg64_state(rng))
+        world, after = self._game.determinize(seat, pcg64_state(rng))
         set_generator_state(rng, after)
         return type(self)(world, self.data, self.options)
 
@@ -309,7 +310,7 @@ class NativeNipponGame(NativeTable):
             codes[1],
         )
         action, simulations, _nodes, after, root = self._game.search(
-            seat, packed, _pcg64_state(rng), _SEARCH_WEIGHTS
+            seat, packed, pcg64_state(rng), _SEARCH_WEIGHTS
         )
         set_generator_state(rng, after)
         return int(action), int(simulations), root
@@ -337,7 +338,7 @@ class NativeNipponGame(NativeTable):
             raise ValueError(f"unknown native bot {bot!r}; the core plays {', '.join(BOTS)}")
         code, weights = entry
         action, after, (plan, key_turn, key_seat) = self._game.bot_action(
-            code, _pcg64_state(rng), weights, memory
+            code, pcg64_state(rng), weights, memory
         )
         set_generator_state(rng, after)
         return int(action), (tuple(plan), key_turn, key_seat)
@@ -351,14 +352,6 @@ class NativeNipponGame(NativeTable):
         action raises the same IllegalActionError, changing nothing."""
         raw = self.apply_raw(action)
         return ActionRecord(raw[0], raw[1], raw[2])
-
-
-def _pcg64_state(rng: object) -> Any:
-    """The core's tuple of a numpy Generator over PCG64 (a TypeError for anything else)."""
-    bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
-    if not isinstance(bit_generator, np.random.PCG64):
-        raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
-    return rng_state(rng)  # type: ignore[arg-type]
 
 
 # -- the batch ----------------------------------------------------------------------------------

@@ -7,18 +7,21 @@ how a game is dealt (``new``), imported (``from_state``), exported (``to_state``
 action's record reads (``apply_action``). Everything else (the seat to act, the phase, the legal
 actions, the refusal of an illegal action, copies, pickling, the outcome) is here once.
 :class:`NativeBatch` is the same for the games' batches, beside their controller codes and seed
-stream.
+stream. :class:`SearchTable` adds what a core with views and the generic search in C
+(``src/gsearch.c``) offers: views, determinizations, the search hooks and the search itself
+(Clockwork and Australia).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from airships_env.chance import check_seed
-from airships_env.native.convert import generator_from
+from airships_env.native.convert import RngState, generator_from, rng_state
 from airships_env.protocol import ActionSpaceError, IllegalActionError, Outcome, as_action_index
 
 __all__ = [
@@ -30,8 +33,11 @@ __all__ = [
     "NativeBatch",
     "NativeTable",
     "Opponent",
+    "SearchOptions",
+    "SearchTable",
     "controller_code",
     "deal_generator",
+    "pcg64_state",
     "seats_codes",
     "set_generator_state",
     "slot_generator",
@@ -205,6 +211,111 @@ class NativeTable:
     def handle(self) -> Any:
         """The core's game object."""
         return self._game
+
+
+def pcg64_state(rng: object) -> RngState:
+    """The core's tuple of a numpy Generator over PCG64 (a TypeError for anything else)."""
+    bit_generator = rng.bit_generator if isinstance(rng, np.random.Generator) else None
+    if not isinstance(bit_generator, np.random.PCG64):
+        raise TypeError(f"rng must be a numpy Generator over PCG64, got {rng!r}")
+    state = rng_state(rng)  # type: ignore[arg-type]  # a Generator, checked above
+    assert state is not None
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The native search's options (the generic search's, agents/bots/generic_ismcts.py):
+    ``sims``/``seconds`` budgets (0: none), ``rollout`` -1 to play rollouts to the end,
+    ``prior``/``playout`` a native bot's name or None."""
+
+    sims: int = 0
+    seconds: float = 0.0
+    c: float = 0.7
+    max_rollout: int = 2000
+    rollout: int = -1
+    prior: str | None = None
+    bias: float = 1.0
+    playout: str | None = None
+
+    def packed(self) -> tuple[int, float, float, int, int, int, float, int]:
+        """The tuple the core takes (bot names as their codes, 0 for none)."""
+        for option, bot in (("prior", self.prior), ("playout", self.playout)):
+            if bot is not None and bot not in BOTS:
+                raise ValueError(
+                    f"search option {option}={bot!r}: the core plays {', '.join(BOTS)}"
+                )
+        return (
+            self.sims,
+            self.seconds,
+            self.c,
+            self.max_rollout,
+            self.rollout,
+            0 if self.prior is None else BOTS[self.prior],
+            self.bias,
+            0 if self.playout is None else BOTS[self.playout],
+        )
+
+
+class SearchTable(NativeTable):
+    """A game whose core also has views, determinizations, the search hooks (``evaluate``,
+    ``rollout_action``) and the generic search in C: all bit-identical to the Python engine's
+    but the search, which is the Python generic search's algorithm at native speed. A subclass
+    writes :meth:`_import` (a state dict into its core)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _import(cls, state: Any, exported: dict[str, Any]) -> Any:
+        """The core's game of ``exported`` (``state.to_dict()``, its generator as the core's
+        tuple or None), with ``state``'s data and options."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_view(cls, state: Any) -> Any:
+        """A seat's view (or any state) in the core without its generator: a position to
+        search or determinize from, never to play on."""
+        exported = state.to_dict()
+        exported["rng"] = None
+        exported["view_seat"] = -1
+        return cls._import(state, exported)
+
+    def view(self, seat: int) -> Any:
+        """``seat``'s view (the engine's ``state.view(seat)``, field for field), without a
+        generator: a position to search from, never to play on."""
+        return type(self)(self._game.view(seat), self.data, self.options)
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> Any:
+        """A world consistent with ``seat``'s view (the engine's ``view.determinize(rng)``, bit
+        for bit, the world's generator included), drawing from ``rng`` (advanced as the engine
+        advances it)."""
+        world, after = self._game.determinize(seat, pcg64_state(rng))
+        set_generator_state(rng, after)
+        return type(self)(world, self.data, self.options)
+
+    def evaluate(self) -> list[float]:
+        """Each seat's value for the search (the game's ``evaluate``, the same floats)."""
+        values: list[float] = self._game.evaluate()
+        return values
+
+    def rollout_action(self, rng: np.random.Generator) -> int:
+        """The search's rollout policy (the game's ``rollout_action``), drawing from ``rng`` as
+        the Python policy does."""
+        action, after = self._game.rollout_action(pcg64_state(rng))
+        set_generator_state(rng, after)
+        return int(action)
+
+    def search(
+        self, seat: int, options: SearchOptions, rng: np.random.Generator
+    ) -> tuple[int, int, tuple[tuple[int, int, float], ...]]:
+        """The generic ISMCTS in C (``src/gsearch.c``) for ``seat``, the seat to act, reading
+        only its view of this game, drawing from ``rng`` (advanced), the GIL released; the
+        action, the simulations run, and each root child's (action, visits, mean result)."""
+        action, simulations, _nodes, after, root = self._game.search(
+            seat, options.packed(), pcg64_state(rng)
+        )
+        set_generator_state(rng, after)
+        return int(action), int(simulations), root
 
 
 class NativeBatch:

@@ -1,5 +1,5 @@
 """The generic ISMCTS in C (gsearch.c) on Clockwork's core (clockwork_search.c) and the agent
-that plays it (agents/bots/clockwork_ismcts.py): the ported search hooks agree with the Python
+that plays it (agents/bots/native_ismcts.py): the ported search hooks agree with the Python
 game's at every step, a ``sims`` budget with a seed is reproducible, the search never reads what
 the seat may not see, and bad options are clear errors."""
 
@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from agents.bots.clockwork_ismcts import ClockworkISMCTSAgent
+from agents.bots.native_ismcts import NativeISMCTSAgent
 from agents.registry import make_agent
 from airships_env.chance import uniform_below
 from airships_env.games.clockwork import GAME
@@ -135,7 +135,7 @@ def decision(state: State) -> Decision:
 def test_the_agent_is_native_and_reproducible() -> None:
     spec = "ismcts:sims=200,rollout=10,prior=heuristic,bias=5,seed=3"
     agent = make_agent(spec, game=GAME)
-    assert isinstance(agent, ClockworkISMCTSAgent) and agent.native
+    assert isinstance(agent, NativeISMCTSAgent) and agent.native
     choices = []
     for state in positions(2, 2, every=17):
         choices.append(agent.act(decision(state)))
@@ -146,7 +146,7 @@ def test_the_agent_is_native_and_reproducible() -> None:
 
 def test_the_python_search_stays_reachable() -> None:
     agent = make_agent("ismcts:sims=30,rollout=10,native=false,seed=1", game=GAME)
-    assert isinstance(agent, ClockworkISMCTSAgent) and not agent.native
+    assert isinstance(agent, NativeISMCTSAgent) and not agent.native
     state = positions(2, 1, every=17)[1]
     assert agent.act(decision(state)) in state.legal_actions()
     assert agent.last_simulations == 30 and agent.last_root == ()
@@ -186,9 +186,9 @@ def test_bad_options_are_clear_errors(spec: str, message: str) -> None:
 
 def test_the_agent_checks_its_own_options() -> None:
     with pytest.raises(ValueError, match="native must be true or false"):
-        ClockworkISMCTSAgent(native=3)  # type: ignore[arg-type]
+        NativeISMCTSAgent(native=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="needs the game's evaluate hook"):
-        ClockworkISMCTSAgent(rollout=5, game=_NoEvaluate())
+        NativeISMCTSAgent(rollout=5, game=_NoEvaluate())
 
 
 class _NoEvaluate:

@@ -1,5 +1,5 @@
 """The generic ISMCTS in C (gsearch.c) on Nippon's core (nippon_search.c) and the agent that
-plays it (agents/bots/nippon_ismcts.py): the results and the ported ``evaluate`` hook agree with
+plays it (agents/bots/native_ismcts.py): the results and the ported ``evaluate`` hook agree with
 the Python game's, a ``sims`` budget with a seed is reproducible, the search reads only the
 seat's view, and bad arguments and options are clear errors."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from agents.bots.generic_ismcts import seat_results
-from agents.bots.nippon_ismcts import NipponISMCTSAgent
+from agents.bots.native_ismcts import NativeISMCTSAgent
 from agents.registry import make_agent
 from airships_env.chance import uniform_below
 from airships_env.games.nippon import GAME
@@ -193,7 +193,7 @@ def decision(state: State) -> Decision:
 def test_the_agent_is_native_and_reproducible() -> None:
     spec = "ismcts:sims=200,rollout=10,prior=heuristic,bias=50,c=0.3,seed=3"
     agent = make_agent(spec, game=GAME)
-    assert isinstance(agent, NipponISMCTSAgent) and agent.native
+    assert isinstance(agent, NativeISMCTSAgent) and agent.native
     chosen = positions(2, 1, every=23)
     choices = []
     for state in chosen:
@@ -217,7 +217,7 @@ def test_the_agent_reads_only_the_decision_view() -> None:
 
 def test_the_python_search_stays_reachable() -> None:
     agent = make_agent("ismcts:sims=8,rollout=4,native=false,seed=1", game=GAME)
-    assert isinstance(agent, NipponISMCTSAgent) and not agent.native
+    assert isinstance(agent, NativeISMCTSAgent) and not agent.native
     state = positions(2, 1, every=17)[1]
     assert agent.act(decision(state)) in state.legal_actions()
     assert agent.last_simulations == 8 and agent.last_root == ()
@@ -257,5 +257,5 @@ def test_bad_options_are_clear_errors(spec: str, message: str) -> None:
 
 def test_the_agent_checks_its_own_options() -> None:
     with pytest.raises(ValueError, match="native must be true or false"):
-        NipponISMCTSAgent(native=3)  # type: ignore[arg-type]
-    assert NipponISMCTSAgent().game is GAME
+        NativeISMCTSAgent(native=3, game=GAME)  # type: ignore[arg-type]
+    assert NativeISMCTSAgent(game=GAME).game is GAME

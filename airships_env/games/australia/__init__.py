@@ -108,6 +108,13 @@ class AustraliaGame(PythonGame):
         """The bots with a native twin and how the core plays them (``module:attr``)."""
         return "agents.bots.native_tables:AUSTRALIA"
 
+    def native_search_view(self, view: Any) -> Any:
+        """A seat's view in the native core, to search from (``ismcts``:
+        :class:`airships_env.native.australia.NativeAustraliaGame`)."""
+        from airships_env.native.australia import NativeAustraliaGame
+
+        return NativeAustraliaGame.from_view(view)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
@@ -115,6 +122,7 @@ class AustraliaGame(PythonGame):
             "greedy": "agents.bots.australia:GreedyBot",
             "heuristic": "agents.bots.australia:HeuristicBot",
             "kind_random": "agents.bots.australia:KindRandomBot",
+            "ismcts": "agents.bots.native_ismcts:NativeISMCTSAgent",
         }
 
     def rollout_action(self, state: Any, rng: np.random.Generator) -> int:

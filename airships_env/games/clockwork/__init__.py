@@ -103,13 +103,20 @@ class ClockworkGame(PythonGame):
         """The bots with a native twin and how the core plays them (``module:attr``)."""
         return "agents.bots.native_tables:CLOCKWORK"
 
+    def native_search_view(self, view: Any) -> Any:
+        """A seat's view in the native core, to search from (``ismcts``:
+        :class:`airships_env.native.clockwork.NativeClockworkGame`)."""
+        from airships_env.native.clockwork import NativeClockworkGame
+
+        return NativeClockworkGame.from_view(view)
+
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
         return {
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.clockwork:GreedyBot",
             "heuristic": "agents.bots.clockwork:HeuristicBot",
-            "ismcts": "agents.bots.clockwork_ismcts:ClockworkISMCTSAgent",
+            "ismcts": "agents.bots.native_ismcts:NativeISMCTSAgent",
         }
 
     def presenter(self) -> ClockworkPresenter:

@@ -120,7 +120,7 @@ class NipponGame(PythonGame):
             "random": "airships_env.policy:RandomPolicy",
             "greedy": "agents.bots.nippon:GreedyBot",
             "heuristic": "agents.bots.nippon:HeuristicBot",
-            "ismcts": "agents.bots.nippon_ismcts:NipponISMCTSAgent",
+            "ismcts": "agents.bots.native_ismcts:NativeISMCTSAgent",
         }
 
     def presenter(self) -> NipponPresenter:

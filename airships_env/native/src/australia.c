@@ -606,3 +606,21 @@ void au_new_game(AuGame *g, const AuConfig *config, int num_players, const Rng *
     g->windmill_region = -1;
     g->windmill_value = config->full_game ? config->windmill_start : 0;
 }
+
+unsigned au_winners(const AuGame *g, int *n_winners) { /* rules.outcome: E3 */
+    int totals[AU_MAX_PLAYERS], best = 0, richest = 0, n = g->num_players;
+    for (int p = 0; p < n; p++) {
+        totals[p] = g->vp[p] + g->dollars[p];
+        if (p == 0 || totals[p] > best) best = totals[p];
+    }
+    for (int p = 0; p < n; p++)
+        if (totals[p] == best && g->dollars[p] > richest) richest = g->dollars[p];
+    unsigned winners = 0;
+    *n_winners = 0;
+    for (int p = 0; p < n; p++)
+        if (totals[p] == best && g->dollars[p] == richest) {
+            winners |= 1u << p;
+            (*n_winners)++;
+        }
+    return winners;
+}

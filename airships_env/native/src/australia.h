@@ -176,4 +176,20 @@ void au_observe(const AuGame *game, int seat, float *out);
  * not be over. */
 int au_bot_action(const AuGame *game, int kind, Rng *rng);
 
+/* -- views and search (australia_view.c, australia_search.c) ------------------------------- */
+/* ``seat``'s view (view.view): the hidden cards and tiles canonical, no generator; ``out`` may be
+ * ``game``. */
+void au_view(const AuGame *game, int seat, AuGame *out);
+/* A world consistent with ``seat``'s view (view.determinize), drawn from ``rng`` exactly as the
+ * engine draws; with ``with_generator`` the world's generator is seeded as the engine seeds it
+ * (else it is absent: the world is never dealt again, all chance is at setup). */
+void au_determinize(const AuGame *game, int seat, Rng *rng, AuGame *out, int with_generator);
+/* E3's winners of a finished game, a bit per seat (the most VP + dollars, then the most dollars,
+ * still tied a shared win); their number into ``n_winners``. */
+unsigned au_winners(const AuGame *game, int *n_winners);
+/* The Python game's search hooks: ``evaluate`` (AustraliaGame.evaluate: a softmax of VP + dollars
+ * over 10) and ``rollout_action`` (actions.kind_uniform_choice), the same values and draws. */
+void au_evaluate_values(const AuGame *game, double *out);
+int au_rollout_action(const AuGame *game, Rng *rng);
+
 #endif

@@ -45,18 +45,13 @@ static void finish(const void *state, int n, int truncated, double reward, float
     const AuGame *game = state;
     int32_t *scores = scores_out;
     double totals[AU_MAX_PLAYERS];
-    int best = 0, richest = 0;
     for (int p = 0; p < n; p++) { /* E3: VP + dollars */
         scores[p] = game->vp[p] + game->dollars[p];
         totals[p] = scores[p];
-        if (p == 0 || scores[p] > best) best = scores[p];
     }
     if (truncated) return;
-    for (int p = 0; p < n; p++)
-        if (scores[p] == best && game->dollars[p] > richest) richest = game->dollars[p];
-    unsigned won = 0;
-    for (int p = 0; p < n; p++)
-        if (scores[p] == best && game->dollars[p] == richest) won |= 1u << p;
+    int n_winners;
+    unsigned won = au_winners(game, &n_winners); /* E3's one owner in C (australia.c) */
     *winners = (uint8_t)won;
     gb_rewards(n, totals, won, reward != 0.0, SCORE_SCALE, rewards);
 }

@@ -4,11 +4,8 @@
  * -ffp-contract=off), the same tie-breaks, and the same draws from the bot's own generator.
  *
  * Greedy and heuristic look one action ahead on a re-deal of what the seat's view hides
- * (view.determinize): per back, the hidden colours (other hands, the stack, the set-aside cards)
- * sorted and shuffled, dealt to the other hands in seat order, the stack bottom to top, the
- * set-aside cards; the face-down tiles' values sorted, shuffled and dealt to the face-down regions
- * in region order; then the one 64-bit draw that seeds the re-dealt world's generator (numpy's
- * ``integers(0, 2**63)``: Lemire's method never rejects for this range). The hidden parts enter
+ * (view.determinize, au_determinize of australia_view.c, the world's generator left unseeded: all
+ * chance is at setup, so the look-ahead never draws from it). The hidden parts enter
  * only as sorted multisets, which the view holds too, so the decision depends on the view alone:
  * tests/native/test_australia_bots.py re-deals them at each decision and the choice never
  * changes. */
@@ -39,55 +36,6 @@ static int fits_and_open(const AuGame *g, int seat, int region) {
     for (int i = 0; i < c->region_num_locations[region]; i++)
         open |= is_open_to(g, c->region_locations[region][i], seat);
     return fits && open;
-}
-
-/* view.determinize with the bot's generator: the world the look-ahead plays on. */
-static void determinize(const AuGame *g, int seat, Rng *rng, AuGame *world) {
-    int n = g->num_players;
-    *world = *g;
-    int8_t cards[AU_NUM_BACKS][AU_MAX_STACK * 2];
-    for (int b = 0; b < AU_NUM_BACKS; b++) { /* _hidden_cards: sorted */
-        int counts[AU_NUM_COLOURS] = {0};
-        for (int other = 0; other < n; other++)
-            if (other != seat)
-                for (int colour = 0; colour < AU_NUM_COLOURS; colour++)
-                    counts[colour] += g->hands[other][b * AU_NUM_COLOURS + colour];
-        for (int i = 0; i < g->stack_size[b]; i++) counts[g->stacks[b][i]]++;
-        for (int i = 0; i < g->aside_size[b]; i++) counts[g->set_aside[b][i]]++;
-        int size = 0;
-        for (int colour = 0; colour < AU_NUM_COLOURS; colour++)
-            for (int k = 0; k < counts[colour]; k++) cards[b][size++] = (int8_t)colour;
-        shuffle_i8(rng, cards[b], size);
-    }
-    int8_t tiles[AU_NUM_REGIONS];
-    int n_tiles = 0;
-    for (int value = AU_MIN_TILE; value < AU_MIN_TILE + AU_NUM_TILE_VALUES; value++)
-        for (int r = 0; r < AU_NUM_REGIONS; r++)
-            if (g->tile_value[r] == value && !g->tile_up[r]) tiles[n_tiles++] = (int8_t)value;
-    shuffle_i8(rng, tiles, n_tiles);
-    for (int b = 0; b < AU_NUM_BACKS; b++) { /* _deal */
-        int position = 0;
-        for (int other = 0; other < n; other++) {
-            if (other == seat) continue;
-            int held = 0;
-            for (int colour = 0; colour < AU_NUM_COLOURS; colour++) {
-                held += world->hands[other][b * AU_NUM_COLOURS + colour];
-                world->hands[other][b * AU_NUM_COLOURS + colour] = 0;
-            }
-            for (int k = 0; k < held; k++)
-                world->hands[other][b * AU_NUM_COLOURS + cards[b][position++]]++;
-        }
-        for (int i = 0; i < world->stack_size[b]; i++) world->stacks[b][i] = cards[b][position++];
-        for (int i = 0; i < world->aside_size[b]; i++)
-            world->set_aside[b][i] = cards[b][position++];
-    }
-    int position = 0;
-    for (int r = 0; r < AU_NUM_REGIONS; r++)
-        if (world->tile_value[r] && !world->tile_up[r]) world->tile_value[r] = tiles[position++];
-    /* the world's own generator: numpy's integers(0, 2**63), one raw draw (never used after:
-     * all chance is at setup) */
-    (void)rng_next64(rng);
-    world->rng.present = 0;
 }
 
 /* -- greedy ---------------------------------------------------------------------------------- */
@@ -183,7 +131,7 @@ int au_bot_action(const AuGame *g, int kind, Rng *rng) {
         return legal[uniform_below(rng, (uint64_t)n_legal)];
     }
     AuGame world;
-    determinize(g, seat, rng, &world);
+    au_determinize(g, seat, rng, &world, 0); /* view.determinize with the bot's generator */
     double values[AU_NUM_ACTIONS], best = 0.0;
     for (int k = 0; k < n_legal; k++) {
         values[k] = kind == AU_BOT_GREEDY

@@ -4,7 +4,9 @@
  *   au_new(num_players, rng_state, options, map, components) -> AustraliaGame   (S1-S3)
  *   au_import(options, map, components, state_dict) -> AustraliaGame            (a Python State)
  *   au_random_games(num_players, games, seed, options, map, components) -> actions applied
- *   AustraliaGame.legal_actions() / apply(action) / export() / clone()
+ *   AustraliaGame.legal_actions() / apply(action) / export() / clone() / observe(seat, out)
+ *   AustraliaGame.bot_action(kind, rng) / view(seat) / determinize(seat, rng) / evaluate()
+ *   AustraliaGame.rollout_action(rng) / search(seat, options, rng)   (australia_search.c)
  *
  * ``options`` is (full_game, recolour_anywhere, stack_cards, max_rounds); ``map`` is
  * (24 region colours, ((kind, (regions...)), ...) one per location); ``components`` is
@@ -23,6 +25,7 @@
 #include "australia.h"
 #include "australia_binding.h"
 #include "binding.h"
+#include "gsearch.h"
 
 typedef struct {
     PyObject_HEAD
@@ -685,6 +688,147 @@ static PyObject *AuGame_bot_action(AuGameObject *self, PyObject *args) {
     return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
 }
 
+/* view(seat) -> AustraliaGame: ``seat``'s view (au_view), without a generator. */
+static PyObject *AuGame_view(AuGameObject *self, PyObject *args) {
+    PyObject *seat_obj;
+    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    AuGameObject *out = au_alloc();
+    if (out) au_view(&self->game, (int)seat, &out->game);
+    return (PyObject *)out;
+}
+
+/* determinize(seat, rng_state) -> (AustraliaGame, rng_state after): a world consistent with
+ * ``seat``'s view (au_determinize, its generator seeded as the engine's), drawn from the generator
+ * given. */
+static PyObject *AuGame_determinize(AuGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+        return NULL;
+    }
+    AuGameObject *out = au_alloc();
+    if (!out) return NULL;
+    au_determinize(&self->game, (int)seat, &rng, &out->game, 1);
+    return Py_BuildValue("(NN)", (PyObject *)out, rng_to_tuple(&rng));
+}
+
+/* evaluate() -> each seat's value (AustraliaGame.evaluate) of the game. */
+static PyObject *AuGame_evaluate(AuGameObject *self, PyObject *unused) {
+    (void)unused;
+    double values[AU_MAX_PLAYERS];
+    au_evaluate_values(&self->game, values);
+    PyObject *out = PyList_New(self->game.num_players);
+    if (!out) return NULL;
+    for (int p = 0; p < self->game.num_players; p++) {
+        PyObject *value = PyFloat_FromDouble(values[p]);
+        if (!value) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, p, value);
+    }
+    return out;
+}
+
+/* rollout_action(rng_state) -> (action, rng_state after): AustraliaGame.rollout_action. */
+static PyObject *AuGame_rollout_action(AuGameObject *self, PyObject *args) {
+    PyObject *rng_obj;
+    if (!PyArg_ParseTuple(args, "O", &rng_obj)) return NULL;
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "a rollout policy needs a generator");
+        return NULL;
+    }
+    if (self->game.phase == AU_OVER) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no action to choose");
+        return NULL;
+    }
+    int action = au_rollout_action(&self->game, &rng);
+    return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
+}
+
+/* search(seat, (sims, seconds, c, max_rollout, rollout, prior, bias, playout), rng_state)
+ *   -> (action, simulations, nodes, rng_state after, ((action, visits, mean), ...))
+ * The generic ISMCTS (gsearch.c) for ``seat``, who must be the seat to act, from this game as
+ * the seat sees it (a view or the true state: only the seat's view is read); the GIL is
+ * released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is set);
+ * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
+static PyObject *AuGame_search(AuGameObject *self, PyObject *args) {
+    PyObject *seat_obj, *rng_obj;
+    long long sims;
+    double seconds, c, bias;
+    int max_rollout, rollout, prior, playout;
+    if (!PyArg_ParseTuple(args, "O(Lddiiidi)O", &seat_obj, &sims, &seconds, &c, &max_rollout,
+                          &rollout, &prior, &bias, &playout, &rng_obj))
+        return NULL;
+    long seat;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    const char *problem = NULL;
+    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
+    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
+    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
+    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
+    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
+    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
+    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
+    else if (prior < 0 || prior > AU_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
+    else if (playout < 0 || playout > AU_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
+    if (problem) {
+        PyErr_Format(PyExc_ValueError, "search: %s", problem);
+        return NULL;
+    }
+    if (self->game.phase == AU_OVER) {
+        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
+        return NULL;
+    }
+    if (seat != self->game.current) {
+        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
+                     self->game.current);
+        return NULL;
+    }
+    Rng rng;
+    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
+    if (!rng.present) {
+        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
+        return NULL;
+    }
+    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
+    AuGame root = self->game; /* the object may change while the GIL is released */
+    int16_t root_action[AU_NUM_ACTIONS];
+    int32_t root_visits[AU_NUM_ACTIONS];
+    double root_mean[AU_NUM_ACTIONS];
+    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = gs_search(&GS_AUSTRALIA, &root, (int)seat, &options, &rng, &result);
+    Py_END_ALLOW_THREADS
+    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
+    if (status != GS_OK) {
+        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
+        return NULL;
+    }
+    PyObject *stats = PyTuple_New(result.n_root);
+    if (!stats) return NULL;
+    for (int i = 0; i < result.n_root; i++) {
+        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
+        if (!item) {
+            Py_DECREF(stats);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(stats, i, item);
+    }
+    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
+                         rng_to_tuple(&rng), stats);
+}
+
 static PyObject *AuGame_get_current(AuGameObject *self, void *closure) {
     (void)closure;
     return PyLong_FromLong(self->game.current);
@@ -711,6 +855,14 @@ static PyMethodDef AuGame_methods[] = {
      "observe(seat, out): the seat's observation into a float32 buffer of AU_OBS_SIZE items."},
     {"bot_action", (PyCFunction)AuGame_bot_action, METH_VARARGS,
      "bot_action(kind, rng_state) -> (action, rng_state after)."},
+    {"view", (PyCFunction)AuGame_view, METH_VARARGS, "view(seat): the seat's view (no generator)."},
+    {"determinize", (PyCFunction)AuGame_determinize, METH_VARARGS,
+     "determinize(seat, rng_state) -> (world, rng_state after)."},
+    {"evaluate", (PyCFunction)AuGame_evaluate, METH_NOARGS, "Each seat's value (Game.evaluate)."},
+    {"rollout_action", (PyCFunction)AuGame_rollout_action, METH_VARARGS,
+     "rollout_action(rng_state) -> (action, rng_state after) (Game.rollout_action)."},
+    {"search", (PyCFunction)AuGame_search, METH_VARARGS,
+     "search(seat, options, rng_state) -> (action, simulations, nodes, rng_state, root)."},
     {NULL, NULL, 0, NULL},
 };
 

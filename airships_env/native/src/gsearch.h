@@ -1,6 +1,7 @@
 /* Information-set MCTS written once over a small game interface (gsearch.c): every game with a
  * native core gets the generic search of agents/bots/generic_ismcts.py at native speed by filling
- * a GsGame with its functions (clockwork_search.c, airships_search.c, nippon_search.c).
+ * a GsGame with its functions (clockwork_search.c, airships_search.c, nippon_search.c,
+ * australia_search.c).
  *
  * The algorithm is the Python one's: single-observer ISMCTS (Cowling, Powley and Whitehouse
  * 2012), one tree over the searching seat's action sequences (an open-loop tree: chance happens
@@ -117,5 +118,7 @@ extern const GsGame GS_CLOCKWORK;
 extern const GsGame GS_AIRSHIPS;
 /* Nippon (nippon_search.c): states are NiSearchState (nippon.h), bots are NI_BOT_* codes. */
 extern const GsGame GS_NIPPON;
+/* Australia (australia_search.c): bots are AU_BOT_* codes. */
+extern const GsGame GS_AUSTRALIA;
 
 #endif
