@@ -270,6 +270,17 @@ def _check_option_types(spec: str, cls: type, options: dict[str, Any]) -> None:
             )
 
 
+def game_agent_defaults(game: GameRef) -> dict[str, dict[str, Any]]:
+    """The game's default options per agent name (its optional ``agent_defaults()``: the options
+    a spec that does not set them gets, such as a search tuned for the game), or none."""
+    if game is None:
+        return {}
+    defaults = getattr(resolve_game(game), "agent_defaults", None)
+    if defaults is None:
+        return {}
+    return {name: dict(options) for name, options in defaults().items()}
+
+
 def make_agent(
     spec: str,
     rng: np.random.Generator | None = None,
@@ -288,6 +299,7 @@ def make_agent(
     """
     name, options = parse_spec(spec, game)
     cls = agent_class(name, game)
+    options = {**game_agent_defaults(game).get(name, {}), **options}
     valid, open_ended = agent_options(cls)
     unknown = [key for key in options if key not in valid]
     if unknown and not open_ended:

@@ -285,6 +285,9 @@ class Game(Protocol):
     ``native_search_view(view) -> native game`` puts a seat's view in the game's native core, whose
     ``search(seat, options, rng)`` runs the generic search in C (``ismcts`` of
     :mod:`agents.bots.native_ismcts`).
+    ``agent_defaults() -> {agent name: {option: value}}`` gives the options an agent of this game
+    takes when its spec does not set them (a search tuned for the game: ``ismcts`` alone means the
+    tuned search); a spec's own options win.
     """
 
     name: str  # registry name: "airships", "clockwork", ...

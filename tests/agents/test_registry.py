@@ -278,3 +278,18 @@ def test_an_agent_whose_package_is_missing_names_the_extra(monkeypatch) -> None:
     message = str(error.value)
     assert "agent 'ppo' needs the package 'stable_baselines3', which is not installed" in message
     assert "pip install 'airships-env[train]'" in message
+
+
+def test_a_games_agent_defaults_apply_under_the_specs_own_options() -> None:
+    """Clockwork City and Australia tune their ``ismcts`` (agent_defaults); a spec's own options
+    win, and a game without defaults (Nippon) keeps the agent's."""
+    from agents.registry import game_agent_defaults
+
+    for game in ("clockwork", "australia"):
+        tuned = make_agent("ismcts", game=game)
+        assert (tuned.rollout, tuned.prior, tuned.bias, tuned.c) == (10, "heuristic", 50.0, 0.3)
+        mine = make_agent("ismcts:c=1.5,prior=greedy", game=game)
+        assert (mine.rollout, mine.prior, mine.c) == (10, "greedy", 1.5)
+    plain = make_agent("ismcts", game="nippon")
+    assert game_agent_defaults("nippon") == {} and plain.prior is None and plain.c == 0.7
+    assert game_agent_defaults(None) == {}

@@ -36,6 +36,10 @@ from airships_env.games.clockwork.text import ClockworkPresenter
 __all__ = ["GAME", "ClockworkGame", "env", "raw_env"]
 
 
+#: ``ismcts`` options tuned for this game (agent_defaults).
+TUNED_ISMCTS: dict[str, Any] = {"rollout": 10, "prior": "heuristic", "bias": 50.0, "c": 0.3}
+
+
 class ClockworkGame(PythonGame):
     """The static facts and factories of Escape from Clockwork City (options: RulesOptions or
     its dict; data: ClockworkData or a path; replay: rolling from the state's generator, or the
@@ -109,6 +113,13 @@ class ClockworkGame(PythonGame):
         from airships_env.native.clockwork import NativeClockworkGame
 
         return NativeClockworkGame.from_view(view)
+
+    def agent_defaults(self) -> dict[str, dict[str, Any]]:
+        """Options a spec that does not set them gets: ``ismcts`` is the search tuned for this
+        game (short rollouts scored by ``evaluate``, the heuristic's choice first with a strong
+        bias, little exploration: 0.735 [0.670, 0.791] of 200 paired 2-player games against
+        heuristic at 100 ms; docs/clockwork/BOTS.md)."""
+        return {"ismcts": dict(TUNED_ISMCTS)}
 
     def bots(self) -> Mapping[str, str]:
         """The game's agents: spec name -> 'module:Class'."""
