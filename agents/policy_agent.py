@@ -213,6 +213,10 @@ class ActorNet:
 class NetPolicy:
     """Plays an :class:`ActorNet`: masked argmax, or a masked sample from its own generator."""
 
+    #: ``act`` reads only the decision's observation and legal actions (never its view), so the
+    #: arena may seat it in a game played in a native core (agents/bots/native_tables.py).
+    reads_observation_only = True
+
     def __init__(self, net: ActorNet, deterministic: bool = True, name: str = "ppo"):
         self.net = net
         self.deterministic = bool(deterministic)

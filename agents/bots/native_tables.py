@@ -17,7 +17,8 @@ and so on); the arena never guesses a twin from an agent's attributes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -25,9 +26,10 @@ import numpy as np
 
 from agents.bots.native import NativeResult
 from airships_env.native.nippon import NO_PLAN
-from airships_env.policy import Policy, RandomPolicy
+from airships_env.policy import Decision, Policy, RandomPolicy
+from airships_env.protocol import as_action_index
 
-__all__ = ["AUSTRALIA", "CLOCKWORK", "NIPPON", "TableNativeBots", "TablePlan"]
+__all__ = ["AUSTRALIA", "CLOCKWORK", "NIPPON", "TableNativeBots", "TablePlan", "python_view"]
 
 # (game, seat generator, the bot, its parameter, its memory) -> (action, memory after)
 Chooser = Callable[[Any, np.random.Generator, str, Any, Any], tuple[int, Any]]
@@ -35,10 +37,12 @@ Chooser = Callable[[Any, np.random.Generator, str, Any, Any], tuple[int, Any]]
 
 @dataclass(frozen=True)
 class TablePlan:
-    """How a core plays an arena's agents: the core's bot and its parameter, by label."""
+    """How a core plays an arena's agents: the core's bot and its parameter, by label, and the
+    agents played in Python on the core's observations (trained policies), by label."""
 
     bots: dict[str, str]
     parameters: dict[str, Any]
+    policies: dict[str, Policy] = field(default_factory=dict)
 
 
 class TableNativeBots:
@@ -72,20 +76,26 @@ class TableNativeBots:
 
     def plan(self, agents: Mapping[str, Policy]) -> TablePlan | None:
         """How the core seats these agents (by label), or None when it cannot (the core is not
-        built, or an agent has no twin)."""
+        built, or an agent has no twin and reads more than its observation). An agent whose
+        ``reads_observation_only`` is true (a trained policy) is played in Python on the core's
+        observations."""
         from airships_env import native
 
         if not native.available():
             return None
         bots: dict[str, str] = {}
         parameters: dict[str, Any] = {}
+        policies: dict[str, Policy] = {}
         for label, agent in agents.items():
             twin = self.twin(agent)
-            if twin is None:
+            if twin is not None:
+                bots[label] = twin
+                parameters[label] = self._parameter(agent)
+            elif getattr(agent, "reads_observation_only", False) is True:
+                policies[label] = agent
+            else:
                 return None
-            bots[label] = twin
-            parameters[label] = self._parameter(agent)
-        return TablePlan(bots, parameters)
+        return TablePlan(bots, parameters, policies)
 
     def new_game(self, num_players: int, deal_seed: int) -> Any:
         """A game dealt in the core from ``deal_seed``, as the game's ``new_state`` deals it."""
@@ -112,18 +122,27 @@ class TableNativeBots:
         max_steps: int,
     ) -> list[NativeResult]:
         """Whole games, each given by its deal seed, one generator per seat and the labels."""
+        from airships_env.registry import get_game
+
+        rules = get_game(self.game)
         results = []
         for deal_seed, rngs, labels in games:
             game = self.new_game(num_players, deal_seed)
+            for seat, label in enumerate(labels):  # as the Python path resets every agent
+                if label in plan.policies:
+                    plan.policies[label].reset(seat, num_players, rngs[seat])
             memories = [self._memory] * num_players
             decisions = [0] * num_players
             steps = 0
             while not game.is_terminal() and steps < max_steps:
                 seat = game.current_player
                 label = labels[seat]
-                action, memories[seat] = self._choose(
-                    game, rngs[seat], plan.bots[label], plan.parameters[label], memories[seat]
-                )
+                if label in plan.policies:
+                    action = self._policy_action(rules, game, seat, plan.policies[label], label)
+                else:
+                    action, memories[seat] = self._choose(
+                        game, rngs[seat], plan.bots[label], plan.parameters[label], memories[seat]
+                    )
                 game.apply_action(action)
                 decisions[seat] += 1
                 steps += 1
@@ -133,6 +152,30 @@ class TableNativeBots:
             outcome = game.outcome() if over else None
             results.append(NativeResult(outcome, {}, turns, steps, decisions))
         return results
+
+    @staticmethod
+    def _policy_action(rules: Any, game: Any, seat: int, agent: Policy, label: str) -> int:
+        """A trained policy's move on the core's observation of ``seat`` (its view is made only
+        if asked for); an exception or an illegal move stops the run, naming the agent."""
+        legal = tuple(game.legal_actions())
+        decision = Decision(
+            partial(python_view, game, seat), seat, legal, partial(game.observe, seat), rules
+        )
+        try:
+            action = agent.act(decision)
+        except Exception as exc:
+            raise RuntimeError(f"agent {label!r} (seat {seat}) raised {exc!r}") from exc
+        index = as_action_index(action)
+        if index is None or index not in legal:
+            raise RuntimeError(
+                f"agent {label!r} (seat {seat}) returned {action!r}; legal: {list(legal)}"
+            )
+        return index
+
+
+def python_view(game: Any, seat: int) -> Any:
+    """``seat``'s view of a native game, as the Python engine's state gives it."""
+    return game.to_state().view(seat)
 
 
 def _clockwork_choose(

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from agents.arena import agent_rng, deal_seed
-from agents.bots.native_tables import TableNativeBots
+from agents.bots.native_tables import TableNativeBots, python_view
 from agents.executors import game_native_bots
 from agents.games import DEFAULT_GAME
 from agents.registry import make_agent
@@ -230,11 +230,6 @@ def _native_twin(teacher: Policy, game: str) -> tuple[TableNativeBots, str, Any]
     return bots, plan.bots["teacher"], plan.parameters["teacher"]
 
 
-def _python_view(state: Any, seat: int) -> Any:
-    """``seat``'s view of a native game, as the Python engine's state gives it."""
-    return state.to_state().view(seat)
-
-
 def _native_game(
     rules: Game,
     twin: tuple[TableNativeBots, str, Any],
@@ -271,7 +266,7 @@ def _native_game(
         if seat == student:
             assert learner is not None
             # the student reads the observation; its view is made only if it asks
-            view = partial(_python_view, state, seat)
+            view = partial(python_view, state, seat)
             decision = Decision(
                 view, seat, legal, observe=partial(np.copy, observation), game=rules
             )

@@ -66,3 +66,23 @@ def test_a_game_cut_off_by_max_steps_has_no_outcome() -> None:
     rngs = [np.random.default_rng(1), np.random.default_rng(2)]
     (result,) = CLOCKWORK.play(plan, 2, [(7, rngs, ["a", "b"])], max_steps=5)
     assert result.outcome is None and result.steps == 5 and sum(result.decisions) == 5
+
+
+@pytest.mark.parametrize(
+    ("game", "specs"),
+    [
+        ("nippon", ["ppo", "heuristic"]),
+        ("clockwork", ["ppo", "heuristic", "greedy"]),
+        ("clockwork", ["ppo:deterministic=false", "random"]),
+    ],
+)
+def test_trained_policies_play_on_the_cores_observations(game: str, specs: list[str]) -> None:
+    """A policy (reads only its observation) sits at a core-played table: same records."""
+    agent_specs = arena.label_agents(specs)
+    assert arena.native_seats(agent_specs, game) is not None
+    run = arena.run_arena(specs, 2 * len(specs), seed=3, paired=True, workers=1, game=game)
+    schedule = arena.arena_schedule(list(agent_specs), 2 * len(specs), seed=3, paired=True)
+    python = sorted(
+        arena._play_all(schedule, agent_specs, 3, False, 20_000, 1, game), key=lambda r: r["game"]
+    )
+    assert [_untimed(r) for r in run.records] == [_untimed(r) for r in python]
