@@ -139,6 +139,19 @@ def test_a_data_file_of_more_action_spaces_or_rows_is_refused(players: int) -> N
         NipponBatch(2, players, data=data)
 
 
+def test_the_cores_batch_refuses_a_file_that_does_not_fit_unchecked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the Python side's check (an empty observation), the core's batch refuses the
+    tables itself rather than writing observations beyond the buffers."""
+    import airships_env.native.nippon as native_nippon
+
+    monkeypatch.setattr(native_nippon, "_check_layout", lambda obs_size, players, data: 0)
+    data = parse_data(edited_text().encode("utf-8"), "edited-nippon.toml")
+    with pytest.raises(ValueError, match="do not fit the observation's layout"):
+        NipponBatch(2, 2, data=data)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_data_file_of_fewer_rows_is_padded(players: int) -> None:
     """Fewer worker rows than the layout holds: the same bytes from both encoders at every step,
