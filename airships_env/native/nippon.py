@@ -32,7 +32,11 @@ from airships_env.games.nippon.engine.errors import ViewError
 from airships_env.games.nippon.engine.model import Phase, RulesOptions
 from airships_env.games.nippon.engine.records import ActionRecord
 from airships_env.games.nippon.engine.state import State
-from airships_env.games.nippon.observation import observation_size
+from airships_env.games.nippon.observation import (
+    check_observation_fits,
+    layout_capacity,
+    observation_size,
+)
 from airships_env.games.nippon.weights import GREEDY, HEURISTIC, Weights, packed
 from airships_env.native import require
 from airships_env.native.convert import generator_from, rng_state, seed_words
@@ -92,7 +96,11 @@ def tables(data: NipponData) -> tuple[Any, ...]:
         d.invest_cost, d.machine_cost, d.step_costs, d.piece_cost, d.colour_cost, d.unpaid_vp,
         d.blueprints_per_bonus, d.max_units, d.factory_capacity, d.gift_amounts,
     )  # fmt: skip
-    board = (d.action_spaces, d.per_colour, d.per_space, d.rows)
+    room = (  # the observation's room for action spaces and rows (nippon_obs.c's offsets)
+        layout_capacity(2)[0],
+        tuple(layout_capacity(players)[1] for players in PLAYER_COUNTS),
+    )
+    board = (d.action_spaces, d.per_colour, d.per_space, d.rows, room)
     track = (
         d.track_spaces, d.golden_from, d.scoring_spaces, d.majority_vp, d.ship_vp,
         d.ship_vp_no_place, d.train_influence,
@@ -189,14 +197,12 @@ def _state_from(exported: dict[str, Any], data: NipponData, options: RulesOption
 
 
 def _check_layout(obs_size: int, num_players: int, data: NipponData) -> int:
-    """The observation's length, or the error when the data file's spaces and rows make another
-    than the layout's (the encoder refuses it too)."""
+    """The observation's length, or the error (the encoder's) when the data file's action spaces
+    or worker rows do not fit the layout's pieces."""
+    check_observation_fits(data, num_players)
     size = observation_size(num_players)
-    if obs_size != size:
-        raise ValueError(
-            f"{data.path or data.name}: its action spaces and worker rows make a "
-            f"{obs_size}-value observation, not the layout's {size}"
-        )
+    if obs_size != size:  # the core's offsets disagree with the layout's: never with the tables
+        raise ValueError(f"the core's {obs_size}-value observation is not the layout's {size}")
     return size
 
 

@@ -1,7 +1,7 @@
 """Nippon's observation in C (issue 25) against the Python encoder, the reference: at every step of
 seeded random games, for every seat, on the true state and on the seat's view, the vectors are the
-same bytes (2, 3 and 4 players, every rules option, edited data files); a data file whose spaces
-and rows do not fit the layout is refused by both."""
+same bytes (2, 3 and 4 players, every rules option, edited data files, one of fewer worker rows
+padded); a data file of more action spaces or rows than the layout holds is refused by both."""
 
 from __future__ import annotations
 
@@ -18,9 +18,14 @@ from airships_env.games.nippon.engine import (
     new_game,
     parse_data,
 )
-from airships_env.games.nippon.engine.data import default_data_path
-from airships_env.games.nippon.observation import encode_observation, observation_size
-from airships_env.native.nippon import NativeNipponGame
+from airships_env.games.nippon.engine.data import default_data, default_data_path
+from airships_env.games.nippon.observation import (
+    encode_observation,
+    observation_layout,
+    observation_offsets,
+    observation_size,
+)
+from airships_env.native.nippon import NativeNipponGame, NipponBatch
 from tests.native.test_nippon_native import EDITS, OPTION_CASES, edited_text
 
 SEEN: collections.Counter[str] = collections.Counter()
@@ -89,19 +94,95 @@ def test_an_edited_data_file(players: int) -> None:
         compare_game(players, 200 + seed, data=data)
 
 
-def test_an_edited_data_file_of_other_spaces_and_rows() -> None:
-    """Six action spaces and other rows: the same bytes where the pieces fill the layout (2 and 3
-    players, by chance of the rows), refused by both where they do not (4 players)."""
+#: worker rows for 2, 3 and 4 players fewer than the default's (2, 4, 6): none at 2 players
+FEWER_ROWS = "rows = { 2 = 0, 3 = 3, 4 = 5 }"
+
+
+def fewer_rows_text() -> str:
+    """The fitting file with fewer worker rows than the layout holds (its pieces padded)."""
+    text = fitting_text()
+    assert "rows = { 2 = 2, 3 = 4, 4 = 6 }" in text
+    return text.replace("rows = { 2 = 2, 3 = 4, 4 = 6 }", FEWER_ROWS)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_data_file_of_more_action_spaces_or_rows_is_refused(players: int) -> None:
+    """Six action spaces do not fit the layout's five at any table, twelve rows not its six at
+    4 players: both encoders and the batch refuse them, naming the file, the piece and the
+    counts (never a vector of shifted pieces)."""
     data = parse_data(edited_text().encode("utf-8"), "edited-nippon.toml")
-    for players in (2, 3):
-        compare_game(players, 300 + players, data=data)
-    native = NativeNipponGame.new(4, 1, data=data)
-    with pytest.raises(ValueError, match=r"edited-nippon\.toml"):
+    message = (
+        r"edited-nippon\.toml: 6 action spaces do not fit the observation's 'action_spaces'"
+        r" piece \(5 x 6 colours\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        encode_observation(new_game(players, 1, data=data), 0)
+    native = NativeNipponGame.new(players, 1, data=data)
+    with pytest.raises(ValueError, match=message):
         native.observe(0)
-    with pytest.raises(
-        ValueError, match=r"edited-nippon\.toml: 6 action spaces and 12 worker rows"
-    ):
-        encode_observation(new_game(4, 1, data=data), 0)
+    with pytest.raises(ValueError, match="do not fit"):  # the core's own guard
+        native.handle.observe(0, np.empty(observation_size(players), dtype=np.float32))
+    with pytest.raises(ValueError, match=message):
+        NipponBatch(2, players, data=data)
+    rows = default_data_path().read_text(encoding="utf-8")
+    rows = rows.replace("rows = { 2 = 2, 3 = 4, 4 = 6 }", "rows = { 2 = 3, 3 = 5, 4 = 7 }")
+    data = parse_data(rows.encode("utf-8"), "rows-nippon.toml")
+    message = (
+        rf"rows-nippon\.toml: {2 * players - 1} worker rows for {players} players do"
+        rf" not fit the observation's 'rows' piece \({2 * players - 2} x 6 colours\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        encode_observation(new_game(players, 1, data=data), 0)
+    with pytest.raises(ValueError, match=message):
+        NativeNipponGame.new(players, 1, data=data).observe(0)
+    with pytest.raises(ValueError, match=message):
+        NipponBatch(2, players, data=data)
+
+
+def test_the_cores_batch_refuses_a_file_that_does_not_fit_unchecked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past the Python side's check (an empty observation), the core's batch refuses the
+    tables itself rather than writing observations beyond the buffers."""
+    import airships_env.native.nippon as native_nippon
+
+    monkeypatch.setattr(native_nippon, "_check_layout", lambda obs_size, players, data: 0)
+    data = parse_data(edited_text().encode("utf-8"), "edited-nippon.toml")
+    with pytest.raises(ValueError, match="do not fit the observation's layout"):
+        NipponBatch(2, 2, data=data)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_data_file_of_fewer_rows_is_padded(players: int) -> None:
+    """Fewer worker rows than the layout holds: the same bytes from both encoders at every step,
+    each piece at its named offset, the rest of the rows and owed pieces 0."""
+    data = parse_data(fewer_rows_text().encode("utf-8"), "fewer-nippon.toml")
+    rows, room = data.num_rows(players), default_data().num_rows(players)
+    assert rows < room
+    for seed in range(2):
+        compare_game(players, 400 + seed, data=data)
+    state = new_game(players, 7, data=data)
+    for r in range(rows):
+        state.rows[r] = [r + 1] * 6
+    state.owed = [1] * len(state.owed)
+    state.bag = [7, 0, 0, 0, 0, 0]
+    state.machinery_supply, state.yen[1] = 12, 30
+    at = observation_offsets(players)
+    fast = NativeNipponGame.from_state(state).observe(1)
+    out = encode_observation(state, 1)
+    assert fast.tobytes() == out.tobytes()
+    layout = dict(observation_layout(players))
+    piece = out[at["rows"] : at["rows"] + layout["rows"]]
+    assert piece.tolist() == [np.float32((r + 1) / 3) for r in range(rows) for _ in range(6)] + [
+        0.0
+    ] * (6 * (room - rows))
+    owed = out[at["owed"] : at["owed"] + layout["owed"]]
+    third = np.float32(1 / 3)
+    assert owed.tolist() == [third] * (5 + rows) + [0.0] * (room - rows)
+    assert out[at["bag"]] == 1.0 and out[at["bag"] + 1] == 0.0
+    assert out[at["factories_open"] : at["machinery"]].tolist() == [1.0] * 24
+    assert out[at["machinery"]] == 0.5
+    assert out[at["players"]] == 1.0  # the observing seat's yen / 30
 
 
 def test_values_beyond_a_byte_and_below_zero() -> None:

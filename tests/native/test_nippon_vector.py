@@ -33,6 +33,7 @@ from airships_env.native.nippon import BOTS, NipponBatch, pack_options, slot_gen
 from airships_env.policy import Decision, RandomPolicy
 from airships_env.protocol import ActionSpaceError
 from tests.native.test_nippon_native import edited_text
+from tests.native.test_nippon_observation import fewer_rows_text
 
 WEIGHTS = (BOTS["greedy"][1], BOTS["heuristic"][1])
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,7 +219,7 @@ STEPS = {2: 140, 3: 110, 4: 90}
 def test_the_score_reward_truncation_options_and_an_edited_data_file() -> None:
     from airships_env.games.nippon.engine.data import parse_data
 
-    data = parse_data(edited_text().encode("utf-8"), "edited-nippon.toml")
+    data = parse_data(fewer_rows_text().encode("utf-8"), "fewer-nippon.toml")
     _, truncated = compare(3, ["greedy", "heuristic"], seed=4, steps=40, max_turns=25)
     assert truncated >= 2
     terminated, _ = compare(2, ["greedy"], seed=5, steps=STEPS[2], reward="score")
@@ -335,14 +336,16 @@ def test_bad_arguments_to_the_core_batch_and_the_vecenv() -> None:
 
 
 def test_a_data_file_whose_layout_differs_is_refused() -> None:
-    """The edited file's 6 action spaces and 12 rows at 4 players do not fit the layout (the
-    Python encoder refuses it too); at 2 and 3 players they do."""
+    """The edited file's 6 action spaces do not fit the layout's 5 at any table (the Python
+    encoder refuses it too, with the same message); fewer rows fit, padded."""
     from airships_env.games.nippon.engine.data import parse_data
 
     data = parse_data(edited_text().encode("utf-8"), "edited-nippon.toml")
-    with pytest.raises(ValueError, match=r"edited-nippon\.toml: its action spaces .* 987"):
-        NipponBatch(2, 4, data=data)
-    assert NipponBatch(2, 3, data=data).obs.shape == (2, 879)
+    for players in (2, 3, 4):
+        with pytest.raises(ValueError, match=r"edited-nippon\.toml: 6 action spaces do not fit"):
+            NipponBatch(2, players, data=data)
+    fewer = parse_data(fewer_rows_text().encode("utf-8"), "fewer-nippon.toml")
+    assert NipponBatch(2, 3, data=fewer).obs.shape == (2, 879)
 
 
 def test_seeding_restarts_the_documented_stream() -> None:

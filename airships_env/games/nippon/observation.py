@@ -2,7 +2,10 @@
 
 Seats are rotated so that the observing seat comes first (``seat``, ``seat + 1``, ...). Every
 value is a count scaled by a fixed divisor, so values lie in [-4, 8]. The pieces, in order
-(``n`` = players, ``R`` = worker rows for ``n``):
+(``n`` = players, ``R`` = the default data's worker rows for ``n``: 2, 4, 6), each at the offset
+:func:`observation_offsets` names for every data file: a file with fewer action spaces or rows
+than a piece holds leaves the rest of it 0, one with more is refused
+(:func:`check_observation_fits`):
 
 ====================  ==============  ==================================================
 name                  size            content
@@ -17,9 +20,9 @@ pending               80              the action in progress: kind one-hot (10: 
 track                 12              marker one-hot (8), golden (1), golden turns / 12,
                                       turn count / 150, reward tiles shown / 16
 rewards               12              reward tiles on display per (level, gift) / 4
-action_spaces         30              workers per (space, colour) / 3
+action_spaces         30              workers per (space, colour) / 3, 5 spaces
 rows                  6 * R           workers per (row, colour) / 3
-owed                  5 + R           workers owed per place / 3
+owed                  5 + R           workers owed per space (5), then per row / 3
 bag                   6               workers per colour in the bag / 7
 factories_open        24              1 if the factory tile is still in the supply
 machinery             1               machinery supply / 24
@@ -49,27 +52,46 @@ from typing import Any
 
 import numpy as np
 
-from airships_env.games.nippon.engine.data import NUM_COLOURS, NipponData, default_data
+from airships_env.games.nippon.engine.data import (
+    NUM_COLOURS,
+    NUM_FACTORY_TILES,
+    NipponData,
+    default_data,
+)
 from airships_env.games.nippon.engine.state import State
 
-__all__ = ["encode_observation", "observation_layout", "observation_size"]
+__all__ = [
+    "check_observation_fits",
+    "encode_observation",
+    "layout_capacity",
+    "observation_layout",
+    "observation_offsets",
+    "observation_size",
+]
 
 PLAYER_SIZE = 86
 
 
+def layout_capacity(num_players: int) -> tuple[int, int]:
+    """The action spaces and worker rows the layout holds for ``num_players``: the default
+    data's (a data file with fewer leaves the rest 0; one with more is refused)."""
+    d = default_data()
+    return len(d.action_spaces), d.num_rows(num_players)
+
+
 def observation_layout(num_players: int) -> list[tuple[str, int]]:
     """The named pieces of a seat's observation for ``num_players``."""
-    rows = default_data().num_rows(num_players)
+    spaces, rows = layout_capacity(num_players)
     return [
         ("phase", 15),
         ("pending", 80),
         ("track", 12),
         ("rewards", 12),
-        ("action_spaces", 30),
-        ("rows", 6 * rows),
-        ("owed", 5 + rows),
-        ("bag", 6),
-        ("factories_open", 24),
+        ("action_spaces", spaces * NUM_COLOURS),
+        ("rows", NUM_COLOURS * rows),
+        ("owed", spaces + rows),
+        ("bag", NUM_COLOURS),
+        ("factories_open", NUM_FACTORY_TILES),
         ("machinery", 1),
         ("cities", 8 * 4 * 12),
         ("regions", 4 * 2 * num_players),
@@ -77,9 +99,36 @@ def observation_layout(num_players: int) -> list[tuple[str, int]]:
     ]
 
 
+def observation_offsets(num_players: int) -> dict[str, int]:
+    """Where each piece of :func:`observation_layout` starts."""
+    offsets: dict[str, int] = {}
+    at = 0
+    for name, size in observation_layout(num_players):
+        offsets[name] = at
+        at += size
+    return offsets
+
+
 def observation_size(num_players: int) -> int:
     """The length of the observation vector for ``num_players``."""
     return sum(size for _, size in observation_layout(num_players))
+
+
+def check_observation_fits(data: NipponData, num_players: int) -> None:
+    """Refuse (ValueError naming the file, the piece and the counts) a data file whose action
+    spaces or worker rows for ``num_players`` are more than the layout's pieces hold."""
+    spaces, rows = layout_capacity(num_players)
+    where = data.path or data.name
+    if len(data.action_spaces) > spaces:
+        raise ValueError(
+            f"{where}: {len(data.action_spaces)} action spaces do not fit the observation's"
+            f" 'action_spaces' piece ({spaces} x {NUM_COLOURS} colours)"
+        )
+    if data.num_rows(num_players) > rows:
+        raise ValueError(
+            f"{where}: {data.num_rows(num_players)} worker rows for {num_players} players do"
+            f" not fit the observation's 'rows' piece ({rows} x {NUM_COLOURS} colours)"
+        )
 
 
 def _one_hots(size: int) -> tuple[tuple[float, ...], ...]:
@@ -137,6 +186,9 @@ class _Plan:
         s = state
         n = s.num_players
         rows = s.data.num_rows(n)
+        check_observation_fits(s.data, n)  # a piece's values beyond it would shift the next
+        capacity = layout_capacity(n)[0]
+        offsets = observation_offsets(n)
         self.size = observation_size(n)
         targets: list[int] = []
         divisors: list[int] = []
@@ -155,24 +207,17 @@ class _Plan:
         take(105, 150)  # turn count
         take(106, 16)  # reward tiles shown
         take(107, 4, 12)  # rewards: tiles per (level, gift)
-        at = 119
+        at = offsets["action_spaces"]
         take(at, 3, len(s.spaces) * NUM_COLOURS)
-        at += len(s.spaces) * NUM_COLOURS
-        take(at, 3, NUM_COLOURS * rows)  # rows
-        at += NUM_COLOURS * rows
-        take(at, 3, len(s.spaces) + rows)  # owed
-        at += len(s.spaces) + rows
-        take(at, 7, len(s.bag))
-        at += len(s.bag)
-        self.factories_open = at
-        at += len(s.factory_owner)
-        take(at, 24)  # machinery
-        at += 1
-        self.cities = at
-        at += 8 * 4 * 12
-        take(at, 4, 4 * 2 * n)  # regions: trains, then ships
-        at += 4 * 2 * n
-        self.players = at
+        take(offsets["rows"], 3, NUM_COLOURS * rows)
+        take(offsets["owed"], 3, len(s.spaces))  # the spaces', then the rows'
+        take(offsets["owed"] + capacity, 3, rows)
+        take(offsets["bag"], 7, len(s.bag))
+        self.factories_open = offsets["factories_open"]
+        take(offsets["machinery"], 24)
+        self.cities = offsets["cities"]
+        take(offsets["regions"], 4, 4 * 2 * n)  # trains, then ships
+        self.players = offsets["players"]
         goods = len(s.factory_tile[0])
         contracts, supply = len(s.contracts_done[0]), len(s.tiles_supply[0])
         achievements = len(s.achievements[0])
@@ -206,12 +251,7 @@ class _Plan:
             take(at + 5, 50)  # ship VP scored
             at += 6
             assert at <= self.players + (k + 1) * PLAYER_SIZE
-        if self.players + n * PLAYER_SIZE != self.size:  # the pieces would not line up
-            raise ValueError(
-                f"{s.data.path or s.data.name}: {len(s.spaces)} action spaces and {rows} worker"
-                f" rows for {n} players do not fit Nippon's observation layout (sized for 5 and"
-                f" {default_data().num_rows(n)})"
-            )
+        assert self.players + n * PLAYER_SIZE == self.size
         self.player_goods = goods
         #: factory tile -> its coal cost; the last entry (tile -1: none) 0
         self.coal_cost = (*(f.coal for f in s.data.factories), 0)

@@ -574,6 +574,11 @@ static int gb_init(GbBatch *self, PyObject *args, PyObject *kwargs) {
     self->num_games = num_games;
     self->num_players = num_players;
     self->obs_size = g->obs_size(self->config, num_players);
+    if (self->obs_size <= 0) { /* else empty observation buffers would pass the checks below */
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "the tables do not fit the observation's layout");
+        return -1;
+    }
     if (!PyTuple_Check(buffers) || PyTuple_GET_SIZE(buffers) != B_COUNT) {
         PyErr_Format(PyExc_TypeError, "buffers must be a tuple of %d arrays", B_COUNT);
         return -1;

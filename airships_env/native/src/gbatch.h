@@ -63,7 +63,8 @@ typedef struct {
     int (*setting_ok)(double value);
     /* The rules' parameters from the game's three arguments: 0, or -1 with an exception set. */
     int (*parse_config)(PyObject *a, PyObject *b, PyObject *c, int num_players, void *config);
-    /* The observation's length for this config and table size. */
+    /* The observation's length for this config and table size; 0 refuses the config (a
+     * ValueError, or the exception set). */
     int (*obs_size)(const void *config, int num_players);
     void (*new_game)(void *state, const void *config, int num_players, const Rng *rng);
     int (*is_over)(const void *state);

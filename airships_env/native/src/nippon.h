@@ -149,6 +149,8 @@ typedef struct {
     int8_t num_spaces;
     int8_t space_of_kind[NI_NUM_KINDS]; /* derived: the space offering each kind */
     int8_t per_colour, per_space, rows[3];
+    /* the observation's room for them (observation.layout_capacity): spaces, rows for 2..4 */
+    int8_t obs_spaces, obs_rows[3];
     /* the turn track */
     int8_t track_spaces, golden_from, num_scorings, scoring_spaces[NI_MAX_SCORINGS];
     int8_t majority_len[NI_MAX_SCORINGS];
@@ -258,10 +260,13 @@ void ni_results(const NiGame *game, double *out);
 void ni_search_values(const NiGame *game, double *out);
 
 /* -- the observation (nippon_obs.c, observation.py) ----------------------------------------- */
-/* The length of a seat's observation: its pieces follow the game's action spaces and rows. */
+/* The length of a seat's observation: the layout's, sized by config.obs_spaces and obs_rows. */
 int ni_obs_size(const NiGame *game);
+/* Whether the game's action spaces and worker rows fit the layout's pieces (fewer leave the rest
+ * 0); ni_observe must not be called when they do not (the bindings refuse). */
+int ni_obs_fits(const NiGame *game);
 /* ``seat``'s observation (observation.encode_observation) into ``out`` (ni_obs_size floats);
- * the seat must be in range (the binding checks). */
+ * the seat must be in range and the game must fit (the binding checks). */
 void ni_observe(const NiGame *game, int seat, float *out);
 
 /* -- the bots (nippon_bots.c, agents/bots/nippon.py) ---------------------------------------- */

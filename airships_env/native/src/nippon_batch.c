@@ -53,14 +53,18 @@ static int parse_config(PyObject *options, PyObject *tables, PyObject *weights, 
     return parse_weight_pair(weights, c);
 }
 static int reward_ok(double reward) { return reward == 0.0 || reward == 1.0; }
-/* The layout's length for this data file and table size (ni_obs_size of a game dealt so). */
+/* The layout's length for this table size (ni_obs_size of a game dealt so), 0 when the data
+ * file's action spaces or rows do not fit it (the Python side names them first) or no memory. */
 static int obs_size(const void *config, int num_players) {
     NiGame *probe = calloc(1, sizeof *probe);
-    if (!probe) return 0; /* the buffers' check then refuses the observation arrays */
+    if (!probe) {
+        PyErr_NoMemory();
+        return 0; /* refused by the batch */
+    }
     probe->config = ((const NiBatchConfig *)config)->rules;
     probe->num_players = (int8_t)num_players;
     probe->num_rows = probe->config.rows[num_players - 2];
-    int size = ni_obs_size(probe);
+    int size = ni_obs_fits(probe) ? ni_obs_size(probe) : 0; /* 0: refused */
     free(probe);
     return size;
 }

@@ -108,7 +108,8 @@ static int parse_costs(PyObject *t, NiConfig *c) {
 }
 
 static int parse_board(PyObject *t, NiConfig *c) {
-    if (!tuple_of(t, 4, "board (action spaces, per_colour, per_space, rows)")) return -1;
+    if (!tuple_of(t, 5, "board (action spaces, per_colour, per_space, rows, observation room)"))
+        return -1;
     PyObject *fast = PySequence_Fast(ITEM(t, 0), "action spaces: expected a sequence");
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -146,6 +147,11 @@ static int parse_board(PyObject *t, NiConfig *c) {
     INT_FIELD(ITEM(t, 1), 1, NI_MAX_PER_COLOUR, "per_colour", c->per_colour);
     INT_FIELD(ITEM(t, 2), 1, 6, "per_space", c->per_space);
     INTS_FIELD(ITEM(t, 3), 3, 0, NI_MAX_ROWS, "rows", c->rows);
+    /* the observation's room: (spaces, (rows for 2, 3, 4 players)) */
+    PyObject *room = ITEM(t, 4);
+    if (!tuple_of(room, 2, "observation room (spaces, rows)")) return -1;
+    INT_FIELD(ITEM(room, 0), 1, NI_MAX_SPACES, "observation spaces", c->obs_spaces);
+    INTS_FIELD(ITEM(room, 1), 3, 0, NI_MAX_ROWS, "observation rows", c->obs_rows);
     return 0;
 }
 
@@ -809,13 +815,22 @@ static PyObject *NiGame_export(NiGameObject *self, PyObject *unused) {
 }
 
 /* observe(seat, out): ``seat``'s observation into ``out``, a writable C-contiguous float32
- * buffer of exactly obs_size items (the game's layout: its data file's spaces and rows). */
+ * buffer of exactly obs_size items (the layout's); a game whose data file has more action spaces
+ * or worker rows than the layout holds is refused. */
 static PyObject *NiGame_observe(NiGameObject *self, PyObject *args) {
     PyObject *seat_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
     long seat;
     if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
+    if (!ni_obs_fits(&self->game)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%d action spaces and %d worker rows do not fit the observation's pieces "
+                     "(%d and %d)",
+                     self->game.config.num_spaces, self->game.num_rows, self->game.config.obs_spaces,
+                     self->game.config.obs_rows[self->game.num_players - 2]);
+        return NULL;
+    }
     if (arg_float_out(out_obj, ni_obs_size(&self->game), &out) < 0) return NULL;
     ni_observe(&self->game, (int)seat, (float *)out.buf);
     PyBuffer_Release(&out);

@@ -4,9 +4,11 @@
  * the ones written last, as the encoder writes them. tests/native/test_nippon_observation.py holds
  * it to that.
  *
- * As the encoder's plan, the pieces' places follow the game's own action spaces and worker rows
- * (a data file's): ni_obs_size says how long that makes the vector, and the binding refuses a
- * buffer of another length. Nothing here reads the generator: the bag's order never reaches an
+ * As the encoder's plan, every piece starts where the layout names it: the action spaces and
+ * worker rows pieces (and the owed piece, the spaces' then the rows') are sized by the layout's
+ * room for them (config.obs_spaces and obs_rows, observation.layout_capacity, passed in with the
+ * tables), a data file with fewer leaves the rest 0, and one with more is refused (ni_obs_fits;
+ * the bindings check). Nothing here reads the generator: the bag's order never reaches an
  * observation, only its counts, which a view shows as well.
  */
 #include <string.h>
@@ -15,15 +17,23 @@
 
 enum { PLAYER_SIZE = 86, CITIES_SIZE = NI_NUM_CITIES * NI_SPACES_PER_CITY * 12 };
 
-/* The pieces before the cities: phase, pending, track, rewards, then the board's. */
-static int cities_at(const NiGame *g) {
-    int spaces = g->config.num_spaces, rows = g->num_rows;
-    return 119 + spaces * NI_NUM_COLOURS + NI_NUM_COLOURS * rows + spaces + rows + NI_NUM_COLOURS +
-           NI_NUM_FACTORIES + 1;
-}
+/* The layout's room for action spaces and worker rows at this table. */
+static int room_spaces(const NiGame *g) { return g->config.obs_spaces; }
+static int room_rows(const NiGame *g) { return g->config.obs_rows[g->num_players - 2]; }
+
+/* Where the pieces after phase, pending, track and rewards (119 values) start. */
+enum { ACTION_SPACES_AT = 119 };
+static int rows_at(const NiGame *g) { return ACTION_SPACES_AT + room_spaces(g) * NI_NUM_COLOURS; }
+static int owed_at(const NiGame *g) { return rows_at(g) + NI_NUM_COLOURS * room_rows(g); }
+static int bag_at(const NiGame *g) { return owed_at(g) + room_spaces(g) + room_rows(g); }
+static int cities_at(const NiGame *g) { return bag_at(g) + NI_NUM_COLOURS + NI_NUM_FACTORIES + 1; }
 
 int ni_obs_size(const NiGame *g) {
     return cities_at(g) + CITIES_SIZE + 4 * 2 * g->num_players + g->num_players * PLAYER_SIZE;
+}
+
+int ni_obs_fits(const NiGame *g) {
+    return g->config.num_spaces <= room_spaces(g) && g->num_rows <= room_rows(g);
 }
 
 static void put(float *out, int at, long value, double divisor) {
@@ -51,12 +61,16 @@ void ni_observe(const NiGame *g, int seat, float *out) {
         if (slot >= 0 && slot < 12) rewards[slot] += 1;
     }
     for (int k = 0; k < 12; k++) put(out, 107 + k, rewards[k], 4);
-    int at = 119;
+    int at = ACTION_SPACES_AT;
     for (int s = 0; s < spaces; s++)
         for (int colour = 0; colour < NI_NUM_COLOURS; colour++) put(out, at++, g->spaces[s][colour], 3);
+    at = rows_at(g);
     for (int r = 0; r < rows; r++)
         for (int colour = 0; colour < NI_NUM_COLOURS; colour++) put(out, at++, g->rows[r][colour], 3);
-    for (int p = 0; p < spaces + rows; p++) put(out, at++, g->owed[p], 3);
+    int owed = owed_at(g); /* the spaces', then the rows' after the layout's room for spaces */
+    for (int s = 0; s < spaces; s++) put(out, owed + s, g->owed[s], 3);
+    for (int r = 0; r < rows; r++) put(out, owed + room_spaces(g) + r, g->owed[spaces + r], 3);
+    at = bag_at(g);
     for (int colour = 0; colour < NI_NUM_COLOURS; colour++) put(out, at++, g->bag[colour], 7);
     int factories_open = at;
     at += NI_NUM_FACTORIES;
