@@ -54,56 +54,47 @@ import numpy as np
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
 from airships_env.engine.actions import ACTION_NAMES, NUM_ACTIONS
 from airships_env.engine.cards import CardSet, load_cards
-from airships_env.engine.errors import ActionSpaceError, IllegalActionError
 from airships_env.engine.game import check_num_players
 from airships_env.engine.model import RulesOptions
 from airships_env.engine.state import GameState
 from airships_env.native import core_for, require
 from airships_env.native.convert import seed_words, to_python
+from airships_env.native.table import (
+    BOTS,
+    EXTERNAL,
+    LEARNER,
+    MAX_EXTERNAL,
+    REWARD_MODES,
+    Opponent,
+    controller_code,
+    seats_codes,
+    slot_generator,
+)
+from airships_env.native.table import NativeBatch as GameBatch
 
-LEARNER = 0
-BOTS: dict[str, int] = {"random": 1, "greedy": 2, "heuristic": 3}
-EXTERNAL = 16  # controller 16 + k: external policy k
-MAX_EXTERNAL = 100  # external policies 0..99 (passed to the core, which checks queued codes)
-REWARD_MODES = ("win", "score")
-
-Opponent = str | int  # a native bot's name, or the index of an external policy
-
-
-def controller_code(opponent: Opponent) -> int:
-    """The core's controller code of a native bot name or an external policy index."""
-    if isinstance(opponent, str):
-        code = BOTS.get(opponent)
-        if code is None:
-            raise ValueError(
-                f"unknown native bot {opponent!r}; the core plays {', '.join(BOTS)} "
-                f"(other agents are external policies: pass their index)"
-            )
-        return code
-    if isinstance(opponent, (int, np.integer)) and not isinstance(opponent, bool):
-        if not 0 <= opponent < MAX_EXTERNAL:
-            raise ValueError(f"an external policy index is 0..{MAX_EXTERNAL - 1}, got {opponent}")
-        return EXTERNAL + int(opponent)
-    raise TypeError(f"an opponent is a native bot name or an external index, got {opponent!r}")
-
-
-def seats_codes(opponents: Opponent | Sequence[Opponent], num_players: int) -> list[int]:
-    """Controller codes of the other seats, listed from the seat after the learner's."""
-    if isinstance(opponents, (str, int, np.integer)):
-        return [controller_code(opponents)] * (num_players - 1)
-    listed = [controller_code(o) for o in opponents]
-    if len(listed) == 1:
-        return listed * (num_players - 1)
-    if len(listed) != num_players - 1:
-        raise ValueError(
-            f"expected {num_players - 1} opponents (one per other seat) or one for all, "
-            f"got {len(listed)}"
-        )
-    return listed
+__all__ = [
+    "BOTS",
+    "EXTERNAL",
+    "LEARNER",
+    "MAX_EXTERNAL",
+    "REWARD_MODES",
+    "NativeBatch",
+    "Opponent",
+    "controller_code",
+    "play_bot_games",
+    "seats_codes",
+    "slot_generator",
+]
 
 
-class NativeBatch:
-    """N games in the native core (see the module docstring)."""
+class NativeBatch(GameBatch):
+    """N games in the native core (see the module docstring); the arguments' checks, the
+    buffers, the refusal of an illegal action and the opponents' queue are every game's
+    (:class:`airships_env.native.table.NativeBatch`)."""
+
+    NUM_ACTIONS = NUM_ACTIONS
+    ACTION_NAMES = ACTION_NAMES
+    STATE = GameState
 
     def __init__(
         self,
@@ -122,86 +113,34 @@ class NativeBatch:
         heuristic: HeuristicConfig | None = None,
     ):
         module = require()
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
-            raise TypeError(f"num_games must be an integer, got {num_games!r}")
-        limit = int(module.BATCH_MAX_GAMES)
-        if not 1 <= num_games <= limit:
-            raise ValueError(f"num_games must be 1 to {limit:,}, got {num_games}")
-        num_players = check_num_players(num_players)
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, got {reward!r}")
-        if max_turns is not None and (
-            isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
-        if learner_seat != "random" and (
-            isinstance(learner_seat, bool)
-            or not isinstance(learner_seat, int)
-            or not 0 <= learner_seat < num_players
-        ):
-            raise ValueError(f"learner_seat must be 'random' or 0..{num_players - 1}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
-        self.num_games = int(num_games)
-        self.num_players = num_players
+        buffers, settings = self._prepare(
+            num_games,
+            int(module.BATCH_MAX_GAMES),
+            lambda: check_num_players(num_players),
+            seed=seed,
+            opponents=opponents,
+            learner_seat=learner_seat,
+            reward=reward,
+            max_turns=max_turns,
+            autoreset=autoreset,
+            obs_size=module.obs_size,
+            scores_dtype=np.int16,
+        )
         self.cards = cards if isinstance(cards, CardSet) else load_cards(cards)
         self.options = options if options is not None else RulesOptions()
-        self.seed = int(seed)
-        self.obs_size = int(module.obs_size(num_players))
-        n, p, o = self.num_games, num_players, self.obs_size
-        self.obs = np.zeros((n, o), dtype=np.float32)
-        self.masks = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
-        self.rewards = np.zeros((n, p), dtype=np.float32)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.truncated = np.zeros(n, dtype=np.bool_)
-        self.acting = np.zeros(n, dtype=np.int8)
-        self.controller = np.zeros(n, dtype=np.int8)
-        self.final_obs = np.zeros((n, o), dtype=np.float32)
-        self.learner = np.zeros(n, dtype=np.int8)
-        self.next_opponents = np.empty((n, p - 1), dtype=np.int8)
-        self.next_opponents[:] = seats_codes(opponents, p)
-        self.scores = np.zeros((n, p), dtype=np.int16)
-        self.winners = np.zeros(n, dtype=np.uint8)
-        self.episode_steps = np.zeros(n, dtype=np.int32)
-        buffers = (
-            self.obs,
-            self.masks,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.acting,
-            self.controller,
-            self.final_obs,
-            self.learner,
-            self.next_opponents,
-            self.scores,
-            self.winners,
-            self.episode_steps,
-        )
-        settings = (
-            REWARD_MODES.index(reward),
-            0 if max_turns is None else max_turns,
-            int(bool(autoreset)),
-            -1 if learner_seat == "random" else int(learner_seat),
-            MAX_EXTERNAL,
-        )
+        self.data = self.cards
         self.greedy = greedy if greedy is not None else GreedyConfig()
         self.heuristic = heuristic if heuristic is not None else HeuristicConfig.load()
         self._batch = module.Batch(
             core_for(self.cards, self.options),
             self.num_games,
-            num_players,
+            self.num_players,
             seed_words(self.seed),
             buffers,
-            settings,
+            (REWARD_MODES.index(reward), *settings),  # the reward mode is Airships' setting
             self.greedy.native(),
             self.heuristic.native(),
         )
-
-    @property
-    def bytes_per_game(self) -> int:
-        """Bytes of core state per game (the arrays above come on top)."""
-        return int(self._batch.bytes_per_game)
 
     @property
     def buffer_bytes_per_game(self) -> int:
@@ -222,11 +161,6 @@ class NativeBatch:
             self.episode_steps,
         )
         return sum(a.nbytes for a in arrays) // self.num_games
-
-    def reset(self) -> None:
-        """Start a new episode in every slot (episode 0 at the first reset, then each slot's
-        next) and play the bots until a Python seat acts."""
-        self._batch.reset()
 
     def step(self, actions: np.ndarray | Sequence[int]) -> None:
         """Apply one action per waiting game (``-1``: leave the game alone), then play the bots.
@@ -263,31 +197,6 @@ class NativeBatch:
             game, action, legal = error.args
             raise self._illegal(game, action, legal) from None
 
-    @staticmethod
-    def _illegal(game: int, action: int, legal: list[int]) -> IllegalActionError:
-        """The error for ``action`` in game ``game`` of the batch, whose legal actions are given:
-        an :class:`ActionSpaceError` for a value that is no action at all."""
-        names = [ACTION_NAMES[a] for a in legal]
-        if not 0 <= action < NUM_ACTIONS:
-            why = (
-                f"game {game} of the batch: no action has index {action} (actions are "
-                f"0..{NUM_ACTIONS - 1}; -1 leaves a game alone)"
-            )
-            return ActionSpaceError(action, f"game {game}", legal, names, why)
-        if not legal:
-            why = f"game {game} of the batch is not waiting for a Python seat"
-        else:
-            why = f"game {game} of the batch: '{ACTION_NAMES[action]}' is not allowed now"
-        return IllegalActionError(action, f"game {game}", legal, names, why)
-
-    def queue_opponents(
-        self, games: Sequence[int] | np.ndarray, opponents: Sequence[Opponent]
-    ) -> None:
-        """The opponents (one per other seat, from the seat after the learner's) of the next
-        episode of each game in ``games``; they take their seats when it starts."""
-        codes = seats_codes(opponents, self.num_players)
-        self.next_opponents[np.asarray(games, dtype=np.int64)] = codes
-
     def observe(
         self, seats: np.ndarray | Sequence[int], out: np.ndarray | None = None
     ) -> np.ndarray:
@@ -302,15 +211,6 @@ class NativeBatch:
         """Game ``game``'s state as a Python :class:`GameState` (for tests and tools)."""
         words, rng = self._batch.export_game(int(game))
         return to_python(words, rng, self.cards, self.options)
-
-    def seat_controllers(self, game: int) -> tuple[int, ...]:
-        """The controller codes of game ``game``'s seats this episode."""
-        return tuple(self._batch.controllers(int(game)))
-
-
-def slot_generator(seed: int, slot: int, episode: int, stream: int = 0) -> np.random.Generator:
-    """The generator the batch uses for (slot, episode, stream): 0 deals the game."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(slot, episode, stream)))
 
 
 def play_bot_games(

@@ -137,6 +137,30 @@ def test_win_rewards_and_truncation() -> None:
                 assert batch.rewards[i, seat] == np.float32(expected)
 
 
+def test_a_truncated_game_without_auto_reset_waits_for_reset() -> None:
+    """Past max_turns without auto-reset no seat acts until reset (the batch used to offer the
+    seat to act's actions, a bot's seat among them, and then refuse them)."""
+    batch = NativeBatch(3, 2, seed=4, opponents="random", max_turns=3, autoreset=False)
+    batch.reset()
+    before = None
+    for _ in range(40):
+        waiting = batch.masks.any(axis=1)
+        actions = np.where(waiting, batch.masks.argmax(axis=1), -1).astype(np.int32)
+        batch.step(actions)
+        if batch.truncated.any():
+            before = [batch.game_state(i).to_dict() for i in range(3)]
+            break
+    assert before is not None
+    done = np.flatnonzero(batch.truncated)
+    assert (batch.acting[done] == -1).all() and not batch.masks[done].any()
+    batch.step(np.full(3, -1, dtype=np.int32))
+    assert [batch.game_state(i).to_dict() for i in done] == [before[i] for i in done]
+    with pytest.raises(IllegalActionError, match="not waiting for a Python seat"):
+        batch.step(np.where(np.arange(3) == done[0], 0, -1).astype(np.int32))
+    batch.reset()
+    assert (batch.acting >= 0).all() and batch.masks.any(axis=1).all()
+
+
 def test_external_seats_are_returned_to_python() -> None:
     batch = NativeBatch(6, 4, seed=3, opponents=["heuristic", 0, 1])
     batch.reset()

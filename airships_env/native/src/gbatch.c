@@ -174,7 +174,9 @@ static int cut_episode(GbBatch *self, int index) {
 }
 
 static int turns_used_up(const GbBatch *self, int index) {
-    return self->max_turns > 0 && BUF(self, B_STEPS, int32_t)[index] >= self->max_turns;
+    if (self->max_turns <= 0) return 0;
+    if (self->game->turn) return self->game->turn(slot_state(self, index)) > self->max_turns;
+    return BUF(self, B_STEPS, int32_t)[index] >= self->max_turns;
 }
 
 /* Play bot turns until a Python seat acts or the episode ends; then handle the end. */
@@ -379,6 +381,55 @@ static PyObject *gb_step(GbBatch *self, PyObject *actions_obj) {
     Py_RETURN_NONE;
 }
 
+/* observe(seats, out): the observation of seats[i] in game i, into out[i] (seat -1: zeros) */
+static PyObject *gb_observe(GbBatch *self, PyObject *args) {
+    if (not_ready(self)) return NULL;
+    PyObject *seats_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO", &seats_obj, &out_obj)) return NULL;
+    Py_buffer seats, out;
+    if (PyObject_GetBuffer(seats_obj, &seats, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (seats.itemsize != 1 || seats.len != self->num_games) {
+        PyBuffer_Release(&seats);
+        PyErr_Format(PyExc_ValueError, "seats must be int8 with one entry per game (%d)",
+                     self->num_games);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) <
+        0) {
+        PyBuffer_Release(&seats);
+        return NULL;
+    }
+    if (out.itemsize != 4 || out.len != (Py_ssize_t)self->num_games * self->obs_size * 4) {
+        PyBuffer_Release(&seats);
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out must be float32 of shape (%d, %d)", self->num_games,
+                     self->obs_size);
+        return NULL;
+    }
+    const int8_t *seat = (const int8_t *)seats.buf;
+    for (int i = 0; i < self->num_games; i++)
+        if (seat[i] < -1 || seat[i] >= self->num_players) {
+            PyBuffer_Release(&seats);
+            PyBuffer_Release(&out);
+            PyErr_Format(PyExc_ValueError, "seats[%d] = %d is not a seat", i, seat[i]);
+            return NULL;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    batch_lock(self);
+    for (int i = 0; i < self->num_games; i++) {
+        float *row = (float *)out.buf + (size_t)i * self->obs_size;
+        if (seat[i] < 0)
+            memset(row, 0, sizeof(float) * (size_t)self->obs_size);
+        else
+            self->game->observe(slot_state(self, i), seat[i], row);
+    }
+    batch_unlock(self);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&seats);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 static int game_index(const GbBatch *self, PyObject *arg, long *index) {
     if (!PyLong_Check(arg)) {
         PyErr_Format(PyExc_TypeError, "game: expected an integer, got %.100s",
@@ -468,7 +519,8 @@ static PyMethodDef gb_methods[] = {
     {"reset", (PyCFunction)gb_reset, METH_NOARGS, "Start every slot's next episode."},
     {"step", (PyCFunction)gb_step, METH_O,
      "Apply one action per waiting game, then play the bots."},
-    {"export_game", (PyCFunction)gb_export_game, METH_O, "A slot's game as a state dict."},
+    {"observe", (PyCFunction)gb_observe, METH_VARARGS, "Observations of given seats."},
+    {"export_game", (PyCFunction)gb_export_game, METH_O, "A slot's game as its game exports it."},
     {"controllers", (PyCFunction)gb_controllers, METH_O, "A slot's controllers by seat."},
     {NULL, NULL, 0, NULL},
 };
@@ -503,17 +555,25 @@ static int parse_seed_words(GbBatch *self, PyObject *seed_obj) {
 }
 
 static int parse_settings(GbBatch *self, const GbGame *g, PyObject *settings, int num_players) {
-    char format[6] = {'i', 'i', 'i', 'i', g->setting_format, '\0'};
+    char format[6] = {'i', 'i', 'i', 'i', 'i', '\0'};
+    format[g->setting_first ? 0 : 4] = g->setting_format;
     int as_int = 0;
     double as_double = 0.0;
-    void *last = g->setting_format == 'd' ? (void *)&as_double : (void *)&as_int;
-    if (!PyTuple_Check(settings) ||
-        !PyArg_ParseTuple(settings, format, &self->max_turns, &self->autoreset,
-                          &self->learner_mode, &self->external_policies, last)) {
+    void *own = g->setting_format == 'd' ? (void *)&as_double : (void *)&as_int;
+    int ok = PyTuple_Check(settings);
+    if (ok && g->setting_first)
+        ok = PyArg_ParseTuple(settings, format, own, &self->max_turns, &self->autoreset,
+                              &self->learner_mode, &self->external_policies);
+    else if (ok)
+        ok = PyArg_ParseTuple(settings, format, &self->max_turns, &self->autoreset,
+                              &self->learner_mode, &self->external_policies, own);
+    if (!ok) {
         if (!PyErr_Occurred())
             PyErr_Format(PyExc_TypeError,
-                         "settings must be a tuple (max_turns, autoreset, learner seat, external "
-                         "policies, %s)",
+                         g->setting_first ? "settings must be a tuple (%s, max_turns, autoreset, "
+                                            "learner seat, external policies)"
+                                          : "settings must be a tuple (max_turns, autoreset, "
+                                            "learner seat, external policies, %s)",
                          g->setting_name);
         return -1;
     }
@@ -523,8 +583,10 @@ static int parse_settings(GbBatch *self, const GbGame *g, PyObject *settings, in
         self->external_policies > INT8_MAX - GB_CONTROL_EXTERNAL + 1 ||
         !g->setting_ok(self->setting)) {
         PyErr_Format(PyExc_ValueError,
-                     "settings: max_turns >= 0, learner seat -1 or a seat, external policies "
-                     "0..112, %s",
+                     g->setting_first ? "settings: %s, max_turns >= 0, learner seat -1 or a "
+                                        "seat, external policies 0..112"
+                                      : "settings: max_turns >= 0, learner seat -1 or a seat, "
+                                        "external policies 0..112, %s",
                      g->setting_text);
         return -1;
     }
@@ -533,19 +595,35 @@ static int parse_settings(GbBatch *self, const GbGame *g, PyObject *settings, in
 
 static int gb_init(GbBatch *self, PyObject *args, PyObject *kwargs) {
     const GbGame *g = game_of(Py_TYPE(self));
-    char *keywords[] = {"num_games",
-                        "num_players",
-                        "seed_words",
-                        (char *)g->arg_names[0],
-                        (char *)g->arg_names[1],
-                        (char *)g->arg_names[2],
-                        "buffers",
-                        "settings",
-                        NULL};
+    const char *standard[8] = {"num_games",    "num_players",  "seed_words", g->arg_names[0],
+                               g->arg_names[1], g->arg_names[2], "buffers",    "settings"};
+    const char *const *order = g->keywords ? g->keywords : standard;
     PyObject *seed_obj, *a, *b, *c, *buffers, *settings;
     int num_games, num_players;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiOOOOOO", keywords, &num_games, &num_players,
-                                     &seed_obj, &a, &b, &c, &buffers, &settings))
+    /* each keyword's target and its format ('i' for the two sizes, 'O' for the rest) */
+    const struct {
+        const char *name;
+        void *target;
+    } targets[8] = {{"num_games", &num_games},   {"num_players", &num_players},
+                    {"seed_words", &seed_obj},   {g->arg_names[0], &a},
+                    {g->arg_names[1], &b},       {g->arg_names[2], &c},
+                    {"buffers", &buffers},       {"settings", &settings}};
+    char *keywords[9] = {NULL};
+    void *at[8] = {NULL};
+    char format[9] = {'\0'};
+    for (int k = 0; k < 8; k++) {
+        keywords[k] = (char *)order[k];
+        for (int t = 0; t < 8; t++)
+            if (!strcmp(order[k], targets[t].name)) at[k] = targets[t].target;
+        if (!at[k]) {
+            PyErr_Format(PyExc_RuntimeError, "gbatch: %s names an unknown keyword '%s'",
+                         g->type_name, order[k]);
+            return -1;
+        }
+        format[k] = at[k] == (void *)&num_games || at[k] == (void *)&num_players ? 'i' : 'O';
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, keywords, at[0], at[1], at[2], at[3],
+                                     at[4], at[5], at[6], at[7]))
         return -1;
     if (self->lock) {
         PyErr_Format(PyExc_RuntimeError, "a native %s is initialised once", g->type_name);
@@ -629,8 +707,12 @@ int gb_register(PyObject *module, const GbGame *game) {
         PyErr_SetString(PyExc_RuntimeError, "gbatch: more games than GB_MAX_TYPES");
         return -1;
     }
-    if (game->num_actions > GB_MAX_ACTIONS || game->max_players > GB_MAX_PLAYERS) {
-        PyErr_Format(PyExc_RuntimeError, "gbatch: %s exceeds GB_MAX_ACTIONS or GB_MAX_PLAYERS",
+    int keywords_ok = 1;
+    for (int k = 0; game->keywords && k < 8; k++) keywords_ok &= game->keywords[k] != NULL;
+    if (game->num_actions > GB_MAX_ACTIONS || game->max_players > GB_MAX_PLAYERS || !keywords_ok) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "gbatch: %s exceeds GB_MAX_ACTIONS or GB_MAX_PLAYERS, or names fewer than "
+                     "eight keywords",
                      game->type_name);
         return -1;
     }

@@ -1,6 +1,6 @@
 /* A batch written once over a small game interface (gbatch.c): N games stepped in one call with
  * the GIL released, for every game whose core fills a GbGame (clockwork_batch.c,
- * australia_batch.c, nippon_batch.c). Airships keeps its own batch (batch.c).
+ * australia_batch.c, nippon_batch.c and Airships' batch.c).
  *
  * Every seat of every game has a controller: 0 a Python seat that learns (the learner), 1..3 the
  * game's native bots (random, greedy, heuristic: played inside the step), 16 + k an external
@@ -24,7 +24,12 @@
  * where (a, b, c) are the game's own arguments (its rules options and tables, named by
  * ``arg_names``, handed to ``parse_config``), buffers the 13 arrays of gbatch.c's BUFFER_NAMES
  * and settings (max_turns (0: none), autoreset, learner seat (-1: random), external policies,
- * the game's setting).
+ * the game's setting). A game may order the arguments its own way (``keywords``) and put its
+ * setting first (``setting_first``): Airships' Batch(core, num_games, num_players, seed_words,
+ * buffers, settings, greedy, heuristic) with settings (reward mode, max_turns, ...).
+ *
+ * Methods: reset(), step(actions), observe(seats, out) (the observation of seats[i] in game i,
+ * -1: zeros), export_game(i), controllers(i); bytes_per_game and obs_size.
  */
 #ifndef AIRSHIPS_GBATCH_H
 #define AIRSHIPS_GBATCH_H
@@ -48,6 +53,9 @@ typedef struct {
     const char *max_constant; /* the module constant holding GB_MAX_GAMES, "CW_BATCH_MAX_GAMES" */
     const char *doc;
     const char *arg_names[3]; /* the keywords of the game's own three arguments */
+    /* The constructor's eight keywords in their order (optional: NULL for num_games,
+     * num_players, seed_words, the three arg_names, buffers, settings). */
+    const char *const *keywords;
     size_t state_size;
     size_t config_size;
     size_t memory_size; /* what a seat's bot keeps between its decisions (0: nothing) */
@@ -61,6 +69,7 @@ typedef struct {
     const char *setting_name; /* in the TypeError's list of settings: "threshold" */
     const char *setting_text; /* in the ValueError: "a threshold that is a number" */
     int (*setting_ok)(double value);
+    int setting_first; /* the setting opens ``settings`` instead of closing it */
     /* The rules' parameters from the game's three arguments: 0, or -1 with an exception set. */
     int (*parse_config)(PyObject *a, PyObject *b, PyObject *c, int num_players, void *config);
     /* The observation's length for this config and table size; 0 refuses the config (a
@@ -68,6 +77,9 @@ typedef struct {
     int (*obs_size)(const void *config, int num_players);
     void (*new_game)(void *state, const void *config, int num_players, const Rng *rng);
     int (*is_over)(const void *state);
+    /* The game's own turn count (optional): when given, an episode is truncated once it passes
+     * ``max_turns`` (Airships' GameAEC counts turns); otherwise after ``max_turns`` actions. */
+    int (*turn)(const void *state);
     /* A game that ends truncated without auto-reset is marked over (optional). */
     void (*halt)(void *state);
     int (*actor)(const void *state);

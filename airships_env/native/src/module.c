@@ -7,7 +7,7 @@
  * Objects:
  *   Core(card_words, options)       a card set and rules options (shared, immutable)
  *   Game(core, ...)                 one game: apply, legal actions, observe, odds, bots, views
- *   Batch(core, ...)                N games stepped in one call with the GIL released (batch.c)
+ *   Batch(core, ...)                N games stepped in one call with the GIL released (batch.c over gbatch.c)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
