@@ -26,6 +26,7 @@
 #include "australia_binding.h"
 #include "binding.h"
 #include "gsearch.h"
+#include "gsearch_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -762,71 +763,12 @@ static PyObject *AuGame_rollout_action(AuGameObject *self, PyObject *args) {
  * released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is set);
  * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
 static PyObject *AuGame_search(AuGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj;
-    long long sims;
-    double seconds, c, bias;
-    int max_rollout, rollout, prior, playout;
-    if (!PyArg_ParseTuple(args, "O(Lddiiidi)O", &seat_obj, &sims, &seconds, &c, &max_rollout,
-                          &rollout, &prior, &bias, &playout, &rng_obj))
+    GsbCall call;
+    if (gsb_parse(args, 0, self->game.num_players, AU_BOT_HEURISTIC, NULL, &call) < 0 ||
+        gsb_turn(&call, self->game.phase == AU_OVER, self->game.current) < 0)
         return NULL;
-    long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
-    const char *problem = NULL;
-    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
-    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
-    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
-    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
-    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
-    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
-    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
-    else if (prior < 0 || prior > AU_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
-    else if (playout < 0 || playout > AU_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
-    if (problem) {
-        PyErr_Format(PyExc_ValueError, "search: %s", problem);
-        return NULL;
-    }
-    if (self->game.phase == AU_OVER) {
-        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
-        return NULL;
-    }
-    if (seat != self->game.current) {
-        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
-                     self->game.current);
-        return NULL;
-    }
-    Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
-        return NULL;
-    }
-    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
     AuGame root = self->game; /* the object may change while the GIL is released */
-    int16_t root_action[AU_NUM_ACTIONS];
-    int32_t root_visits[AU_NUM_ACTIONS];
-    double root_mean[AU_NUM_ACTIONS];
-    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = gs_search(&GS_AUSTRALIA, &root, (int)seat, &options, &rng, &result);
-    Py_END_ALLOW_THREADS
-    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
-    if (status != GS_OK) {
-        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
-        return NULL;
-    }
-    PyObject *stats = PyTuple_New(result.n_root);
-    if (!stats) return NULL;
-    for (int i = 0; i < result.n_root; i++) {
-        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
-        if (!item) {
-            Py_DECREF(stats);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(stats, i, item);
-    }
-    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
-                         rng_to_tuple(&rng), stats);
+    return gsb_run(&call, &GS_AUSTRALIA, &root, NULL, NULL, NULL);
 }
 
 static PyObject *AuGame_get_current(AuGameObject *self, void *closure) {

@@ -21,6 +21,7 @@
 #include "binding.h"
 #include "clockwork_binding.h"
 #include "gsearch.h"
+#include "gsearch_binding.h"
 
 typedef struct {
     PyObject_HEAD
@@ -684,76 +685,14 @@ static PyObject *CwGame_rollout_action(CwGameObject *self, PyObject *args) {
  * released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is set);
  * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
 static PyObject *CwGame_search(CwGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj;
-    long long sims;
-    double seconds, c, bias;
-    int max_rollout, rollout, prior, playout;
-    if (!PyArg_ParseTuple(args, "O(Lddiiidi)O", &seat_obj, &sims, &seconds, &c, &max_rollout,
-                          &rollout, &prior, &bias, &playout, &rng_obj))
+    GsbCall call;
+    if (gsb_parse(args, 0, self->game.num_players, CW_BOT_HEURISTIC, int_in, &call) < 0 ||
+        gsb_turn(&call, self->game.phase == CW_OVER, self->game.actor) < 0)
         return NULL;
-    long seat;
-    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
-    const char *problem = NULL;
-    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
-    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
-    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
-    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
-    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
-    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
-    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
-    else if (prior < 0 || prior > CW_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
-    else if (playout < 0 || playout > CW_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
-    if (problem) {
-        PyErr_Format(PyExc_ValueError, "search: %s", problem);
-        return NULL;
-    }
-    if (self->game.phase == CW_OVER) {
-        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
-        return NULL;
-    }
-    if (seat != self->game.actor) {
-        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
-                     self->game.actor);
-        return NULL;
-    }
-    Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
-        return NULL;
-    }
-    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
     CwGame root = self->game; /* the object may change while the GIL is released */
-    int16_t root_action[CW_NUM_ACTIONS];
-    int32_t root_visits[CW_NUM_ACTIONS];
-    double root_mean[CW_NUM_ACTIONS];
-    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = gs_search(&GS_CLOCKWORK, &root, (int)seat, &options, &rng, &result);
-    Py_END_ALLOW_THREADS
-    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
-    if (status == GS_APPLY_FAILED) {
-        PyErr_SetString(PyExc_RuntimeError, "search: a simulated game has no free place left "
-                        "to lay a card (the data file's limit)");
-        return NULL;
-    }
-    if (status != GS_OK) {
-        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
-        return NULL;
-    }
-    PyObject *stats = PyTuple_New(result.n_root);
-    if (!stats) return NULL;
-    for (int i = 0; i < result.n_root; i++) {
-        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
-        if (!item) {
-            Py_DECREF(stats);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(stats, i, item);
-    }
-    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
-                         rng_to_tuple(&rng), stats);
+    return gsb_run(&call, &GS_CLOCKWORK, &root, NULL, NULL,
+                   "search: a simulated game has no free place left to lay a card (the data "
+                   "file's limit)");
 }
 
 static PyObject *CwGame_get_actor(CwGameObject *self, void *closure) {

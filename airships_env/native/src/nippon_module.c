@@ -23,6 +23,7 @@
 
 #include "args.h"
 #include "binding.h"
+#include "gsearch_binding.h"
 #include "nippon_binding.h"
 
 typedef struct {
@@ -999,31 +1000,15 @@ static PyObject *NiGame_values(NiGameObject *self, PyObject *unused) {
  * GIL is released while it runs. sims 0: no simulation budget; seconds 0: no time budget (one is
  * set); rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3), playing
  * with its weights (parse_weights' tuples, by bot code). */
+static int run_ni_search(const void *root, int seat, const GsOptions *options, const void *data,
+                         Rng *rng, GsResult *result) {
+    return ni_search(root, seat, options, data, rng, result);
+}
+
 static PyObject *NiGame_search(NiGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj, *weights_obj;
-    long long sims;
-    double seconds, c, bias;
-    int max_rollout, rollout, prior, playout;
-    if (!PyArg_ParseTuple(args, "O(Lddiiidi)OO", &seat_obj, &sims, &seconds, &c, &max_rollout,
-                          &rollout, &prior, &bias, &playout, &rng_obj, &weights_obj))
-        return NULL;
-    long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
-    const char *problem = NULL;
-    if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
-    else if (!(seconds >= 0 && seconds <= 3600)) problem = "seconds must be in 0..3600";
-    else if (sims == 0 && seconds == 0) problem = "a search needs sims > 0 or seconds > 0";
-    else if (!(c >= 0 && isfinite(c))) problem = "c must be a finite number >= 0";
-    else if (!(bias >= 0 && isfinite(bias))) problem = "bias must be a finite number >= 0";
-    else if (max_rollout < 0) problem = "max_rollout must be >= 0";
-    else if (rollout < -1) problem = "rollout must be >= 0 (or -1: to the end)";
-    else if (prior < 0 || prior > NI_BOT_HEURISTIC) problem = "prior must be 0 (none) or 1..3";
-    else if (playout < 0 || playout > NI_BOT_HEURISTIC) problem = "playout must be 0 (none) or 1..3";
-    if (problem) {
-        PyErr_Format(PyExc_ValueError, "search: %s", problem);
-        return NULL;
-    }
-    PyObject *weights_tuple = tuple_of(weights_obj, NI_BOT_HEURISTIC,
+    GsbCall call;
+    if (gsb_parse(args, 1, self->game.num_players, NI_BOT_HEURISTIC, NULL, &call) < 0) return NULL;
+    PyObject *weights_tuple = tuple_of(call.extra, NI_BOT_HEURISTIC,
                                        "search: weights (one tuple per bot 1..3)");
     if (!weights_tuple) return NULL;
     NiBotWeights weights[NI_BOT_HEURISTIC + 1];
@@ -1032,54 +1017,15 @@ static PyObject *NiGame_search(NiGameObject *self, PyObject *args) {
         if (ni_parse_weights(PyTuple_GET_ITEM(weights_tuple, bot - 1), &weights[bot]) < 0)
             return NULL;
     for (int bot = NI_BOT_GREEDY; bot <= NI_BOT_HEURISTIC; bot++)
-        if ((prior == bot || playout == bot) && weights[bot].planning &&
+        if ((call.options.prior == bot || call.options.playout == bot) && weights[bot].planning &&
             self->game.config.colour_cost == 0) {
             PyErr_SetString(PyExc_ValueError,
                             "search: a planning evaluation divides by the colour cost: 0");
             return NULL;
         }
-    if (self->game.game_over) {
-        PyErr_SetString(PyExc_ValueError, "search: the game is over, there is no decision");
-        return NULL;
-    }
-    if (seat != self->game.current) {
-        PyErr_Format(PyExc_ValueError, "search: seat %ld is not the seat to act (%d)", seat,
-                     self->game.current);
-        return NULL;
-    }
-    Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "search: the search needs its generator");
-        return NULL;
-    }
-    GsOptions options = {sims, seconds, c, max_rollout, rollout, prior, bias, playout};
+    if (gsb_turn(&call, self->game.game_over, self->game.current) < 0) return NULL;
     NiGame root = self->game; /* the object may change while the GIL is released */
-    int16_t root_action[NI_NUM_ACTIONS];
-    int32_t root_visits[NI_NUM_ACTIONS];
-    double root_mean[NI_NUM_ACTIONS];
-    GsResult result = {-1, 0, 0, 0, root_action, root_visits, root_mean};
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = ni_search(&root, (int)seat, &options, weights, &rng, &result);
-    Py_END_ALLOW_THREADS
-    if (status == GS_NO_MEMORY) return PyErr_NoMemory();
-    if (status != GS_OK) {
-        PyErr_Format(PyExc_RuntimeError, "search: failed (status %d)", status);
-        return NULL;
-    }
-    PyObject *stats = PyTuple_New(result.n_root);
-    if (!stats) return NULL;
-    for (int i = 0; i < result.n_root; i++) {
-        PyObject *item = Py_BuildValue("(iid)", root_action[i], root_visits[i], root_mean[i]);
-        if (!item) {
-            Py_DECREF(stats);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(stats, i, item);
-    }
-    return Py_BuildValue("(iLiNN)", result.action, (long long)result.simulations, result.nodes,
-                         rng_to_tuple(&rng), stats);
+    return gsb_run(&call, &GS_NIPPON, &root, run_ni_search, weights, NULL);
 }
 
 static PyObject *NiGame_get_obs_size(NiGameObject *self, void *closure) {
