@@ -691,10 +691,8 @@ static PyObject *AuGame_bot_action(AuGameObject *self, PyObject *args) {
 
 /* view(seat) -> AustraliaGame: ``seat``'s view (au_view), without a generator. */
 static PyObject *AuGame_view(AuGameObject *self, PyObject *args) {
-    PyObject *seat_obj;
-    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
     long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, NULL, &seat) < 0) return NULL;
     AuGameObject *out = au_alloc();
     if (out) au_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -704,16 +702,11 @@ static PyObject *AuGame_view(AuGameObject *self, PyObject *args) {
  * ``seat``'s view (au_determinize, its generator seeded as the engine's), drawn from the generator
  * given. */
 static PyObject *AuGame_determinize(AuGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj;
-    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
     long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+    if (gsb_seat_rng_args(args, self->game.num_players, NULL, &seat, &rng,
+                          "a determinization needs a generator") < 0)
         return NULL;
-    }
     AuGameObject *out = au_alloc();
     if (!out) return NULL;
     au_determinize(&self->game, (int)seat, &rng, &out->game, 1);
@@ -725,29 +718,13 @@ static PyObject *AuGame_evaluate(AuGameObject *self, PyObject *unused) {
     (void)unused;
     double values[AU_MAX_PLAYERS];
     au_evaluate_values(&self->game, values);
-    PyObject *out = PyList_New(self->game.num_players);
-    if (!out) return NULL;
-    for (int p = 0; p < self->game.num_players; p++) {
-        PyObject *value = PyFloat_FromDouble(values[p]);
-        if (!value) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, p, value);
-    }
-    return out;
+    return gsb_float_list(values, self->game.num_players);
 }
 
 /* rollout_action(rng_state) -> (action, rng_state after): AustraliaGame.rollout_action. */
 static PyObject *AuGame_rollout_action(AuGameObject *self, PyObject *args) {
-    PyObject *rng_obj;
-    if (!PyArg_ParseTuple(args, "O", &rng_obj)) return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a rollout policy needs a generator");
-        return NULL;
-    }
+    if (gsb_rng_arg(args, &rng, "a rollout policy needs a generator") < 0) return NULL;
     if (self->game.phase == AU_OVER) {
         PyErr_SetString(PyExc_ValueError, "the game is over: no action to choose");
         return NULL;

@@ -614,10 +614,8 @@ static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
 
 /* view(seat) -> ClockworkGame: ``seat``'s view (cw_view), without a generator. */
 static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
-    PyObject *seat_obj;
-    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
     long seat;
-    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, int_in, &seat) < 0) return NULL;
     CwGameObject *out = cw_alloc();
     if (out) cw_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -626,16 +624,11 @@ static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
 /* determinize(seat, rng_state) -> (ClockworkGame, rng_state after): a world consistent with
  * ``seat``'s view (cw_determinize), drawn from the generator given. */
 static PyObject *CwGame_determinize(CwGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj;
-    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
     long seat;
-    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+    if (gsb_seat_rng_args(args, self->game.num_players, int_in, &seat, &rng,
+                          "a determinization needs a generator") < 0)
         return NULL;
-    }
     CwGameObject *out = cw_alloc();
     if (!out) return NULL;
     cw_determinize(&self->game, (int)seat, &rng, &out->game);
@@ -647,29 +640,13 @@ static PyObject *CwGame_evaluate(CwGameObject *self, PyObject *unused) {
     (void)unused;
     double values[CW_MAX_PLAYERS];
     cw_evaluate_values(&self->game, values);
-    PyObject *out = PyList_New(self->game.num_players);
-    if (!out) return NULL;
-    for (int p = 0; p < self->game.num_players; p++) {
-        PyObject *value = PyFloat_FromDouble(values[p]);
-        if (!value) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, p, value);
-    }
-    return out;
+    return gsb_float_list(values, self->game.num_players);
 }
 
 /* rollout_action(rng_state) -> (action, rng_state after): rollout.rollout_action. */
 static PyObject *CwGame_rollout_action(CwGameObject *self, PyObject *args) {
-    PyObject *rng_obj;
-    if (!PyArg_ParseTuple(args, "O", &rng_obj)) return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a rollout policy needs a generator");
-        return NULL;
-    }
+    if (gsb_rng_arg(args, &rng, "a rollout policy needs a generator") < 0) return NULL;
     if (self->game.phase == CW_OVER) {
         PyErr_SetString(PyExc_ValueError, "the game is over: no action to choose");
         return NULL;

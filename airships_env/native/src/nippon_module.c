@@ -931,10 +931,8 @@ static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
 
 /* view(seat) -> NipponGame: ``seat``'s view (ni_view, State.view), without a generator. */
 static PyObject *NiGame_view(NiGameObject *self, PyObject *args) {
-    PyObject *seat_obj;
-    if (!PyArg_ParseTuple(args, "O", &seat_obj)) return NULL;
     long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, NULL, &seat) < 0) return NULL;
     NiGameObject *out = ni_alloc();
     if (out) ni_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -943,33 +941,15 @@ static PyObject *NiGame_view(NiGameObject *self, PyObject *args) {
 /* determinize(seat, rng_state) -> (NipponGame, rng_state after): a world consistent with
  * ``seat``'s view (ni_determinize, State.determinize), drawn from the generator given. */
 static PyObject *NiGame_determinize(NiGameObject *self, PyObject *args) {
-    PyObject *seat_obj, *rng_obj;
-    if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return NULL;
     long seat;
-    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a determinization needs a generator");
+    if (gsb_seat_rng_args(args, self->game.num_players, NULL, &seat, &rng,
+                          "a determinization needs a generator") < 0)
         return NULL;
-    }
     NiGameObject *out = ni_alloc();
     if (!out) return NULL;
     ni_determinize(&self->game, (int)seat, &rng, &out->game);
     return Py_BuildValue("(NN)", (PyObject *)out, rng_to_tuple(&rng));
-}
-
-static PyObject *float_list(const double *values, int n) {
-    PyObject *out = PyList_New(n);
-    for (int i = 0; out && i < n; i++) {
-        PyObject *value = PyFloat_FromDouble(values[i]);
-        if (!value) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, i, value);
-    }
-    return out;
 }
 
 /* results() -> each seat's result of the finished game (ni_results: E4's winners share 1). */
@@ -981,7 +961,7 @@ static PyObject *NiGame_results(NiGameObject *self, PyObject *unused) {
     }
     double values[NI_MAX_PLAYERS];
     ni_results(&self->game, values);
-    return float_list(values, self->game.num_players);
+    return gsb_float_list(values, self->game.num_players);
 }
 
 /* values() -> each seat's value for the search (ni_search_values, NipponGame.evaluate). */
@@ -989,7 +969,7 @@ static PyObject *NiGame_values(NiGameObject *self, PyObject *unused) {
     (void)unused;
     double values[NI_MAX_PLAYERS];
     ni_search_values(&self->game, values);
-    return float_list(values, self->game.num_players);
+    return gsb_float_list(values, self->game.num_players);
 }
 
 /* search(seat, (sims, seconds, c, max_rollout, rollout, prior, bias, playout), rng_state,
