@@ -676,15 +676,7 @@ static PyObject *AuGame_bot_action(AuGameObject *self, PyObject *args) {
                 "bot kind (1 random, 2 greedy, 3 heuristic)", &kind) < 0)
         return NULL;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (self->game.phase == AU_OVER) {
-        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
-        return NULL;
-    }
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
-        return NULL;
-    }
+    if (gsb_bot_rng(rng_obj, self->game.phase == AU_OVER, &rng) < 0) return NULL;
     int action = au_bot_action(&self->game, (int)kind, &rng);
     return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
 }

@@ -599,15 +599,7 @@ static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
         return NULL;
     }
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (self->game.phase == CW_OVER) {
-        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
-        return NULL;
-    }
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
-        return NULL;
-    }
+    if (gsb_bot_rng(rng_obj, self->game.phase == CW_OVER, &rng) < 0) return NULL;
     int action = cw_bot_action(&self->game, (int)kind, threshold, &rng);
     return Py_BuildValue("(iN)", action, rng_to_tuple(&rng));
 }

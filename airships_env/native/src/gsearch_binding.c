@@ -142,6 +142,19 @@ int gsb_rng_arg(PyObject *args, Rng *rng, const char *missing) {
     return 0;
 }
 
+int gsb_bot_rng(PyObject *rng_obj, int over, Rng *rng) {
+    if (rng_from_tuple(rng_obj, rng) < 0) return -1;
+    if (over) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
+        return -1;
+    }
+    if (!rng->present) {
+        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *gsb_float_list(const double *values, int n) {
     PyObject *out = PyList_New(n);
     for (int i = 0; out && i < n; i++) {

@@ -4,7 +4,7 @@
  * (gsearch.h) with the GIL released and build the same result through these three steps; a game
  * with more to check (Nippon's bot weights) does it between the first two, and one with its own
  * entry point (ni_search) passes it as ``run``. Also the small pieces the games' ``view``,
- * ``determinize``, ``evaluate`` and ``rollout_action`` share. */
+ * ``determinize``, ``evaluate``, ``rollout_action`` and ``bot_action`` share. */
 #ifndef AIRSHIPS_GSEARCH_BINDING_H
 #define AIRSHIPS_GSEARCH_BINDING_H
 #include <Python.h>
@@ -54,6 +54,9 @@ int gsb_seat_rng_args(PyObject *args, int num_players, GsbIntCheck int_check, lo
                       Rng *rng, const char *missing);
 /* ``(rng_state)`` with a generator present (else ValueError ``missing``); 0 or -1. */
 int gsb_rng_arg(PyObject *args, Rng *rng, const char *missing);
+/* A bot's generator from ``rng_obj``, refusing a finished game (``over``) and a missing
+ * generator; 0 or -1. */
+int gsb_bot_rng(PyObject *rng_obj, int over, Rng *rng);
 /* A new list of ``n`` floats (a game's values per seat); NULL on error. */
 PyObject *gsb_float_list(const double *values, int n);
 

@@ -894,15 +894,7 @@ static PyObject *NiGame_bot_action(NiGameObject *self, PyObject *args) {
     m.key_turn = (int32_t)key_turn;
     m.key_seat = (int8_t)key_seat;
     Rng rng;
-    if (rng_from_tuple(rng_obj, &rng) < 0) return NULL;
-    if (self->game.game_over) {
-        PyErr_SetString(PyExc_ValueError, "the game is over: no bot has a decision to make");
-        return NULL;
-    }
-    if (!rng.present) {
-        PyErr_SetString(PyExc_ValueError, "a bot needs its generator");
-        return NULL;
-    }
+    if (gsb_bot_rng(rng_obj, self->game.game_over, &rng) < 0) return NULL;
     if (kind != NI_BOT_RANDOM && weights.planning && self->game.config.colour_cost == 0) {
         PyErr_SetString(PyExc_ValueError, "a planning evaluation divides by the colour cost: 0");
         return NULL;
