@@ -382,17 +382,17 @@ def test_every_game_json_names_its_game(client, toy: str) -> None:
     assert client.get("/api/game/web-4").json()["game"] == toy
 
 
-def test_the_chooser_offers_no_agent_that_needs_a_file() -> None:
+def test_the_chooser_offers_no_agent_that_needs_a_file(toy: str) -> None:
     # The generic ppo needs ppo:path=FILE, which a request may not name, where its game ships no
-    # bundled policy (Australia): the web app leaves it out there; Airships keeps its list, and
-    # Clockwork City and Nippon offer their ppo (they have bundled policies).
+    # bundled policy (the toy game): the web app leaves it out there; Airships keeps its list,
+    # and Clockwork City, Australia and Nippon offer their ppo (they have bundled policies).
     from agents.registry import AGENTS, agents_for
     from agents.web.games import game_agents
 
-    assert "ppo" in agents_for("australia") and "ppo" not in game_agents("australia")
+    assert "ppo" in agents_for(toy) and "ppo" not in game_agents(toy)
     assert game_agents("airships") == list(AGENTS)
-    assert "ppo" in game_agents("clockwork")  # its bundled policies need no file
-    assert "ppo" in game_agents("nippon")
+    for game in ("clockwork", "australia", "nippon"):  # their bundled policies need no file
+        assert "ppo" in game_agents(game)
 
 
 def test_the_nippon_page_draws_its_svg_board_of_the_seat_view(client) -> None:
