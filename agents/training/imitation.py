@@ -188,6 +188,17 @@ def _airships_game(
     return game
 
 
+def _scored(game: Played, rules: Game, state: Any, reward: str) -> Played:
+    """``game`` with the finished ``state``'s rewards (the training reward and the win share),
+    as the game's environment gives them."""
+    outcome = state.outcome()
+    assert outcome is not None  # a terminal state has one
+    scale = float(getattr(rules, "score_scale", 1.0))
+    game.final = outcome_rewards(outcome, reward, scale)
+    game.wins = outcome_rewards(outcome, "win", scale)
+    return game
+
+
 def _protocol_game(
     rules: Game,
     players: list[Policy],
@@ -208,12 +219,7 @@ def _protocol_game(
             return game
         state.apply_action(_decide(players, teachers, Decision.for_game(rules, state), game))
         played += 1
-    outcome = state.outcome()
-    assert outcome is not None  # a terminal state has one
-    scale = float(getattr(rules, "score_scale", 1.0))
-    game.final = outcome_rewards(outcome, reward, scale)
-    game.wins = outcome_rewards(outcome, "win", scale)
-    return game
+    return _scored(game, rules, state, reward)
 
 
 def _native_twin(teacher: Policy, game: str) -> tuple[TableNativeBots, str, Any] | None:
@@ -276,12 +282,7 @@ def _native_game(
         game.rows.append((seat, observation, mask, label))
         state.apply_action(action)
         played += 1
-    outcome = state.outcome()
-    assert outcome is not None  # a terminal state has one
-    scale = float(getattr(rules, "score_scale", 1.0))
-    game.final = outcome_rewards(outcome, reward, scale)
-    game.wins = outcome_rewards(outcome, "win", scale)
-    return game
+    return _scored(game, rules, state, reward)
 
 
 def _play_chunk(
