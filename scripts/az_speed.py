@@ -4,12 +4,16 @@ Both search the same decisions: mid-game states of seeded heuristic games (2 pla
 player to act has a choice, with the same simulation budget. Prints, for each:
 
 - ``ismcts``: simulations per second (the C search, heuristic rollouts);
+- ``az`` in the core (``engine=native``: the generic search's net mode, the network evaluated in
+  C one leaf at a time), with network values only and with heuristic rollouts mixed in:
+  simulations and network evaluations per second;
 - ``az``, one search at a time (leaves of ``--batch`` simulations per forward pass, virtual
   loss): simulations per second, network evaluations per second (leaves / time in the forward
   pass) and the share of the time spent in the forward pass;
 - ``az``, ``--side-by-side`` searches run together (self-play's batching: every search's leaves
   in one forward pass);
-- the network alone: evaluations per second at batch sizes 1, 8, 64, 256 and 1024;
+- the network alone: evaluations per second at batch sizes 1, 8, 64, 256 and 1024 through
+  torch, and one at a time in C (``net_forward``, a Python call each);
 - learning: minibatch steps per second of expert iteration's update (``agents.az.train.learn``)
   at ``--learn-batch``.
 
@@ -37,7 +41,7 @@ import torch
 
 from agents.az.config import AZConfig
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
-from agents.az.search import PUCTSearch, SearchSettings, run_searches
+from agents.az.search import NativeSearch, PUCTSearch, SearchSettings, run_searches
 from agents.az.train import ReplayBuffer, learn
 from agents.bots.ismcts import ISMCTSAgent
 from airships_env.bot_config import HeuristicConfig
@@ -120,6 +124,41 @@ def az_rates(
     }
 
 
+def native_az_rates(
+    views: list[NativeGame], net: PolicyValueNet, sims: int, rollout_weight: float
+) -> dict[str, float]:
+    """The core's az: simulations/s and network evaluations/s (whole searches timed)."""
+    settings = SearchSettings(rollout_weight=rollout_weight)
+    heuristic = HeuristicConfig.load().native()
+    native = net.native()
+    simulations = evaluations = 0
+    start = time.perf_counter()
+    for index, view in enumerate(views):
+        rng = np.random.default_rng(index)
+        search = NativeSearch(view.handle, native, settings, rng, heuristic, sims=sims)
+        simulations += search.counts.simulations
+        evaluations += search.counts.evaluations
+    total = time.perf_counter() - start
+    return {"simulations_per_s": simulations / total, "evaluations_per_s": evaluations / total}
+
+
+def c_network_rate(net: PolicyValueNet, seconds: float) -> float:
+    """Evaluations per second of the C forward pass, one observation a call."""
+    from airships_env.native import require
+
+    view = decisions(1)[0]
+    game = view.determinize(np.random.default_rng(0))
+    observation = game.observe(game.current_player).astype(np.float32).tobytes()
+    native, forward = net.native(), require().net_forward
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            forward(native, observation)
+        calls += 100
+    return calls / (time.perf_counter() - start)
+
+
 def network_rates(net: PolicyValueNet, sizes: tuple[int, ...], seconds: float) -> dict[int, float]:
     """Evaluations per second of one forward pass at each batch size."""
     view = decisions(1)[0]
@@ -185,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         "device": str(net.policy_head.weight.device),
     }
     figures["ismcts_simulations_per_s"] = ismcts_rate(views, args.sims)
+    for weight in (0.0, 1.0):
+        rates = native_az_rates(views, net.cpu(), args.sims, weight)
+        figures.update({f"az_native_rollout{weight:g}_{key}": v for key, v in rates.items()})
+    net.to(args.device)
     alone = az_rates(views, net, args.sims, args.batch, 1)
     # Side by side: the same decisions repeated so that every group is full.
     many = views * max(1, args.side_by_side // len(views))
@@ -192,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     figures.update({f"az_{key}": value for key, value in alone.items()})
     figures.update({f"az_side_by_side_{key}": value for key, value in together.items()})
     figures["network_evaluations_per_s"] = network_rates(net, (1, 8, 64, 256, 1024), 1.0)
+    figures["c_network_evaluations_per_s"] = c_network_rate(net.cpu(), 1.0)
+    net.to(args.device)
     figures["learn_batch"] = args.learn_batch
     figures["learn_steps_per_s"] = learn_rate(net, args.learn_batch, 3.0)
     print(
@@ -199,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
         f"network on {figures['device']}"
     )
     print(f"ismcts (C, heuristic rollouts)   {figures['ismcts_simulations_per_s']:10.0f} sims/s")
+    for weight, label in ((0, "network values "), (1, "heuristic rollouts")):
+        print(
+            f"az in C, {label}     {figures[f'az_native_rollout{weight}_simulations_per_s']:10.0f} "
+            f"sims/s  {figures[f'az_native_rollout{weight}_evaluations_per_s']:8.0f} evals/s"
+        )
     print(
         f"az, one search (batch {args.batch:3d})      {alone['simulations_per_s']:10.0f} sims/s  "
         f"{alone['evaluations_per_s']:8.0f} evals/s  {alone['leaves_per_pass']:5.1f} leaves/pass  "
@@ -212,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for size, rate in figures["network_evaluations_per_s"].items():
         print(f"network alone, batch {size:4d}       {rate:10.0f} evals/s")
+    print(f"network alone in C, one a call  {figures['c_network_evaluations_per_s']:10.0f} evals/s")
     print(
         f"learning, batch {args.learn_batch:4d}            {figures['learn_steps_per_s']:10.1f} "
         f"steps/s ({figures['learn_steps_per_s'] * args.learn_batch:.0f} samples/s)"

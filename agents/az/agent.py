@@ -1,13 +1,24 @@
 """The ``az`` agent: PUCT search guided by a policy-value network (:mod:`agents.az.search`).
 
 Spec: ``az[:ms=100][:sims=N][:path=FILE]`` plus the search settings (``c``, ``batch``,
-``rollout_weight``, ``margin_weight``) and ``seed``. With neither ``ms`` nor ``sims`` the budget
+``rollout_weight``, ``margin_weight``, ``temperature``), ``engine`` and ``seed``.
+
+``engine=native`` (the default): the search runs in the core (the generic search's net mode,
+``gsearch.c``), the network evaluated there one leaf at a time (``gnet.c``, the weights copied
+in once), the GIL released; ``engine=python``: the readable tree of :mod:`agents.az.search`,
+leaves batched through torch (``batch``). The two make the same kind of search, not the same
+choices: the core keeps the prior of every action where the Python tree masks the leaf's
+illegal ones, and starts an unvisited action at its node's own value.
+``temperature`` (native only): the prior is softmax(logits / temperature); above 1 it spreads
+the visits of a peaked policy. With neither ``ms`` nor ``sims`` the budget
 is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice);
 ``sims=1`` is the network alone (one forward pass, the most probable legal action).
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
 the network is initialised from the bundled ``ppo_<n>p`` policy of the table size (trunk and
-policy head; its value head is untrained and answers 0, so mix in rollouts with
-``rollout_weight`` when playing it).
+policy head; its value head is untrained and answers 0).
+``rollout_weight`` (default 1): a leaf's value is ``(1 - w)`` times the network's plus ``w`` times
+a heuristic rollout's result. The default uses the network for its prior only: no value head
+we trained so far beats a constant on held-out games (agents/az/README.md), and the rollouts do.
 
 The agent reads only the decision's public view (it searches ``public_view`` of
 ``Decision.view``, whatever that holds) and draws its randomness from the generator given to
@@ -24,7 +35,13 @@ import numpy as np
 import torch
 
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
-from agents.az.search import PUCTSearch, SearchCounts, SearchSettings, run_searches
+from agents.az.search import (
+    NativeSearch,
+    PUCTSearch,
+    SearchCounts,
+    SearchSettings,
+    run_searches,
+)
 from airships_env.bot_config import HeuristicConfig
 from airships_env.native import NativeGame
 from airships_env.policy import Decision
@@ -42,10 +59,12 @@ class AZAgent:
         path: str | None = None,
         c: float = 1.5,
         batch: int = 8,
-        rollout_weight: float = 0.0,
+        rollout_weight: float = 1.0,
         margin_weight: float = 0.2,
         seed: int | None = None,
         threads: int = 1,
+        engine: str = "native",
+        temperature: float = 1.0,
         name: str = "az",
     ):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
@@ -65,6 +84,18 @@ class AZAgent:
             raise ValueError(f"az option batch must be a whole number >= 1, got {batch!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"az option threads must be a whole number >= 1, got {threads!r}")
+        if engine not in ("native", "python"):
+            raise ValueError(f"az option engine must be native or python, got {engine!r}")
+        if (
+            isinstance(temperature, bool)
+            or not isinstance(temperature, (int, float))
+            or not 0 < temperature <= 100
+        ):
+            raise ValueError(f"az option temperature must be in (0, 100], got {temperature!r}")
+        if engine == "python" and temperature != 1:
+            raise ValueError("az option temperature needs engine=native")
+        self.engine = engine
+        self.temperature = float(temperature)
         self.threads = threads
         self.sims = sims
         self.ms = float(ms) if ms is not None else (DEFAULT_MS if sims is None else None)
@@ -88,6 +119,7 @@ class AZAgent:
         self._nets: dict[int, PolicyValueNet] = {}
         self.net: PolicyValueNet | None = load_network(path) if path is not None else None
         self._heuristic = HeuristicConfig.load().native()
+        self._native: tuple[PolicyValueNet, object] | None = None  # (net, its core copy)
         #: The last search's counts (None when the decision had one legal action).
         self.last_counts: SearchCounts | None = None
 
@@ -125,11 +157,36 @@ class AZAgent:
         if self.net is None:
             self.net = self._bundled(view.num_players)
         self.check_table(view.num_players)
-        search = self.search(view.handle, self.rng)
-        action = search.best_action()
+        if self.engine == "native":
+            action = self.native_search(view.handle, self.rng)
+        else:
+            action = self.search(view.handle, self.rng).best_action()
         if action not in legal:  # the search reads the same legal set; never expected
             raise RuntimeError(f"az chose {action}, not among the legal {list(legal)}")
         return action
+
+    def native_net(self) -> object:
+        """The core's copy of the current network (made again when the network changes)."""
+        assert self.net is not None
+        if self._native is None or self._native[0] is not self.net:
+            self._native = (self.net, self.net.native())
+        return self._native[1]
+
+    def native_search(self, view: object, rng: np.random.Generator) -> int:
+        """Search the native public view ``view`` (its handle) in the core; the chosen action
+        (the counts in :attr:`last_counts`)."""
+        search = NativeSearch(
+            view,
+            self.native_net(),
+            self.settings,
+            rng,
+            self._heuristic,
+            sims=self.sims,
+            seconds=None if self.ms is None else self.ms / 1000.0,
+            temperature=self.temperature,
+        )
+        self.last_counts = search.summary()
+        return search.best_action()
 
     def search(self, view: object, rng: np.random.Generator) -> PUCTSearch:
         """Run one search of the native public view ``view`` (its handle) and return it."""

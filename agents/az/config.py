@@ -52,6 +52,11 @@ class NetworkSection(Strict):
     init: Literal["ppo", "scratch"] = "ppo"  # ppo: the bundled ppo_<n>p's trunk and policy head
     hidden: Annotated[list[Positive], Field(min_length=1)] = [256, 256]  # scratch only
     value_hidden: Positive = 256
+    # Before the first generation, the value head alone (trunk and policy frozen) learns the
+    # results of this many games of the network playing itself (one forward pass a move, root
+    # noise for variety), in this many minibatch steps: a search can then use its values.
+    value_warmup_games: NonNegative = 0
+    value_warmup_steps: NonNegative = 0
 
 
 class SearchSection(Strict):
@@ -65,6 +70,10 @@ class SearchSection(Strict):
     temperature_moves: NonNegative = 10  # a seat's first moves are sampled from the visits
     rollout_weight: Fraction = 0.0
     margin_weight: Annotated[Number, Field(ge=0.0, le=1.0)] = 0.2
+    # native: the search in the core, the network evaluated there (agents.az.search.NativeSearch);
+    # python: the readable tree, leaves of parallel games batched through torch
+    engine: Literal["native", "python"] = "native"
+    temperature: Annotated[Number, Field(gt=0.0, le=100.0)] = 1.0  # the prior's (native only)
 
 
 class LearnSection(Strict):

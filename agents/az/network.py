@@ -95,12 +95,20 @@ class PolicyValueNet(nn.Module):
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """(masked logits ``(B, 83)``, values ``(B, num_players)``, relative seat order)."""
+        hidden = self.features(observations)
+        logits = self.policy_head(hidden).masked_fill(~masks, MASKED_LOGIT)
+        return logits, self.values_of(hidden)
+
+    def features(self, observations: torch.Tensor) -> torch.Tensor:
+        """The trunk's output (what both heads read)."""
         hidden = observations
         for layer in self.trunk:
             hidden = torch.tanh(layer(hidden))
-        logits = self.policy_head(hidden).masked_fill(~masks, MASKED_LOGIT)
-        values = self.value_head(torch.tanh(self.value_layer(hidden)))
-        return logits, values
+        return hidden
+
+    def values_of(self, features: torch.Tensor) -> torch.Tensor:
+        """The value head on the trunk's output: ``(B, num_players)``, relative seat order."""
+        return self.value_head(torch.tanh(self.value_layer(features)))
 
     def predict(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """One batched forward pass in inference mode: (priors ``(B, 83)`` summing to 1 over
@@ -137,6 +145,25 @@ class PolicyValueNet(nn.Module):
         temporary = path.with_name(path.name + ".tmp")
         torch.save({**self.describe(), "weights": self.state_dict()}, temporary)
         os.replace(temporary, path)
+
+    def native(self) -> object:
+        """The network as the native search reads it (``make_net`` of the core): the weights
+        copied now, each matrix input major, so later training does not reach the copy."""
+        from airships_env.native import require
+
+        parts: list[np.ndarray] = []
+        for layer in (*self.trunk, self.policy_head, self.value_layer, self.value_head):
+            weight = layer.weight.detach().cpu().numpy().T  # (inputs, outputs)
+            parts.append(np.ascontiguousarray(weight, dtype=np.float32).ravel())
+            parts.append(layer.bias.detach().cpu().numpy().astype(np.float32))
+        return require().make_net(
+            self.observation_size,
+            list(self.hidden),
+            self.value_hidden,
+            NUM_ACTIONS,
+            self.num_players,
+            np.concatenate(parts).tobytes(),
+        )
 
     def copy(self) -> PolicyValueNet:
         """An independent copy with the same weights."""

@@ -20,6 +20,12 @@ One search answers one decision (the ``az`` agent's, or a self-play move):
 
 Results are a seat's share of the win plus ``margin_weight * tanh(margin / 10)`` (``margin``:
 its score minus the best other score), as ``ismcts`` scores a game.
+
+:class:`NativeSearch` runs the same kind of search in the core instead (the generic search's net
+mode, ``gsearch.c``; the network evaluated in C, ``gnet.c``): one call a decision, the GIL
+released, no batching needed. It is not bit-identical to this tree (the core keeps the prior of
+every action where this tree masks the leaf's illegal ones, and starts an unvisited action at its
+node's own value rather than the node's running mean), and it adds a prior ``temperature``.
 """
 
 from __future__ import annotations
@@ -334,6 +340,80 @@ class PUCTSearch:
             (action, child.visits, child.value_sum[self.seat] / max(1, child.visits))
             for action, child in sorted(self.root.children.items())
         ]
+        return self.counts
+
+
+class NativeSearch:
+    """One decision searched in the core (see the module): the answer, with the interface of
+    :class:`PUCTSearch` that the agent and self-play read (``legal``, ``counts``,
+    :meth:`visit_counts`, :meth:`best_action`, :meth:`sample_action`)."""
+
+    def __init__(
+        self,
+        view: Any,
+        net: object,
+        settings: SearchSettings,
+        rng: np.random.Generator,
+        heuristic: tuple[Any, ...],
+        sims: int | None = None,
+        seconds: float | None = None,
+        temperature: float = 1.0,
+    ):
+        if sims is None and seconds is None:
+            raise ValueError("a search needs a budget: sims, seconds or both")
+        started = time.perf_counter()
+        self.rng = rng
+        self.legal = list(view.legal_actions())
+        noise = None
+        if settings.dirichlet_fraction > 0:
+            noise = np.zeros(NUM_ACTIONS)
+            noise[self.legal] = rng.dirichlet(np.full(len(self.legal), settings.dirichlet_alpha))
+        action, simulations, evaluations, nodes, root = view.az_search(
+            net,
+            sims or 0,
+            seconds or 0.0,
+            settings.c_puct,
+            settings.rollout_weight,
+            settings.margin_weight,
+            int(rng.integers(2**63)),
+            heuristic,
+            noise=None if noise is None else noise.tobytes(),
+            noise_fraction=settings.dirichlet_fraction if noise is not None else 0.0,
+            temperature=temperature,
+        )
+        self.action = int(action)
+        self._visits = np.zeros(NUM_ACTIONS)
+        for root_action, visits, _mean, _prior in root:
+            self._visits[root_action] = visits
+        self.counts = SearchCounts(
+            simulations=simulations,
+            evaluations=evaluations,
+            nodes=nodes,
+            seconds=time.perf_counter() - started,
+            root=[(a, visits, mean) for a, visits, mean, _prior in root if visits],
+        )
+
+    def visit_counts(self) -> np.ndarray:
+        """Visits of every root action (83 entries); one simulation: 1 for the network's choice."""
+        if self._visits.sum() == 0:
+            counts = np.zeros(NUM_ACTIONS)
+            counts[self.action] = 1.0
+            return counts
+        return self._visits.copy()
+
+    def best_action(self) -> int:
+        """The most visited root action (ties: the higher prior, then the lower index)."""
+        return self.action
+
+    def sample_action(self, temperature: float) -> int:
+        """A root action drawn with probability ~ visits^(1/temperature) (0: the best)."""
+        if temperature <= 0:
+            return self.action
+        counts = self.visit_counts()[self.legal] ** (1.0 / temperature)
+        return int(self.legal[int(self.rng.choice(len(self.legal), p=counts / counts.sum()))])
+
+    def summary(self) -> SearchCounts:
+        """What the search did."""
         return self.counts
 
 

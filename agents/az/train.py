@@ -1,5 +1,11 @@
 """Expert iteration: self-play with search, learn the search's choices, keep what beats the best.
 
+Before the first generation, with ``network.value_warmup_games`` > 0, the starting network's
+value head alone learns the results of games the network plays against itself
+(:func:`warm_up_values`; its held-out errors in ``warmup.json``), so that a search can use its
+values from the start. Self-play searches run in the core (``search.engine: native``) or in the
+Python tree (``python``).
+
 One generation (``airships train --config configs/az_2p.yaml``):
 
 1. self-play: ``games_per_generation`` games, every seat played by the best network's search
@@ -22,6 +28,7 @@ One generation (``airships train --config configs/az_2p.yaml``):
 Run directory ``<run.output_dir>/<run.name>/``::
 
     config.yaml                  the config the run was started with
+    warmup.json                  the value warm-up's held-out errors (when it ran)
     state.json                   names the last complete checkpoint (written last)
     checkpoints/gen_N.pt         networks, optimizer, generator, history after generation N
     checkpoints/gen_N.buffer.npz the replay buffer after generation N
@@ -51,6 +58,7 @@ from agents.az.config import AZConfig, dump_config, load_config
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
 from agents.az.search import (
     HEURISTIC_KIND,
+    NativeSearch,
     PUCTSearch,
     SearchSettings,
     game_result,
@@ -65,6 +73,7 @@ from airships_env.native import NativeGame, require
 STATE_FILE = "state.json"
 CONFIG_FILE = "config.yaml"
 BEST_FILE = "best.pt"
+WARMUP_FILE = "warmup.json"
 STATE_VERSION = 1
 
 
@@ -135,6 +144,7 @@ class Timer:
     seconds: float = 0.0
     leaves: int = 0
     passes: int = 0
+    native_seconds: float = 0.0  # native searches, network evaluations included
 
     def wrap(self, net: PolicyValueNet) -> Any:
         """``net.predict`` that adds its time here."""
@@ -196,11 +206,14 @@ def play_games(
     )
     anchor = any(net is None for nets in seat_nets for net in nets)
     heuristic = None
-    if search.rollout_weight > 0 or anchor:
+    if search.rollout_weight > 0 or anchor or search.engine == "native":
         from airships_env.bot_config import HeuristicConfig
 
         heuristic = HeuristicConfig.load().native()
     evaluators = {id(net): timer.wrap(net) for nets in seat_nets for net in nets if net is not None}
+    natives: dict[int, object] = {}
+    if search.engine == "native":  # the core's copies of this call's networks
+        natives = {id(net): net.native() for nets in seat_nets for net in nets if net is not None}
     out = GamesResult()
     obs_size = int(require().obs_size(n))
     if seeds is None:
@@ -223,7 +236,7 @@ def play_games(
                     "actions": 0,
                 }
             )
-        searches: list[PUCTSearch] = []
+        searches: list[PUCTSearch | NativeSearch] = []
         owners: list[dict[str, Any]] = []
         for entry in live:
             game = entry["game"]
@@ -241,20 +254,34 @@ def play_games(
             if game.result() is not None or entry["actions"] >= config.max_actions:
                 continue
             view = game.public_view()
-            searches.append(
-                PUCTSearch(
-                    view,
-                    settings,
-                    np.random.default_rng(int(rng.integers(2**63))),
-                    sims=sims,
-                    heuristic=heuristic,
+            search_rng = np.random.default_rng(int(rng.integers(2**63)))
+            if search.engine == "native":
+                net = nets[game.current_player]
+                assert net is not None and heuristic is not None
+                started = time.perf_counter()
+                searches.append(
+                    NativeSearch(
+                        view,
+                        natives[id(net)],
+                        settings,
+                        search_rng,
+                        heuristic,
+                        sims=sims,
+                        temperature=search.temperature,
+                    )
                 )
-            )
+                timer.native_seconds += time.perf_counter() - started
+                timer.leaves += searches[-1].counts.evaluations
+            else:
+                searches.append(
+                    PUCTSearch(view, settings, search_rng, sims=sims, heuristic=heuristic)
+                )
             owners.append(entry)
-        run_searches(
-            searches,
-            [evaluators[id(seat_nets[e["index"]][e["game"].current_player])] for e in owners],
-        )
+        if search.engine == "python":
+            run_searches(
+                [tree for tree in searches if isinstance(tree, PUCTSearch)],
+                [evaluators[id(seat_nets[e["index"]][e["game"].current_player])] for e in owners],
+            )
         for entry, tree in zip(owners, searches, strict=True):
             game = entry["game"]
             seat = int(game.current_player)
@@ -323,6 +350,61 @@ def learn(
         value_total += value_loss.item()
     learner.eval()
     return policy_total / steps, value_total / steps
+
+
+def warm_up_values(
+    net: PolicyValueNet, config: AZConfig, rng: np.random.Generator
+) -> dict[str, float]:
+    """Train ``net``'s value head alone (trunk and policy head untouched) on the results of
+    ``network.value_warmup_games`` games of the network playing itself, one forward pass a move
+    (``sims=1``) with root noise for variety, in ``network.value_warmup_steps`` minibatch steps.
+    A tenth of the games are held out; returns their mean squared error before, after, and for
+    the best constant (the targets' mean): the value head is worth using only below that."""
+    games = config.network.value_warmup_games
+    played = play_games(
+        [[net] * config.num_players for _ in range(games)],
+        config,
+        rng,
+        sims=1,
+        noise=True,
+        record=True,
+        timer=Timer(),
+    )
+    observations = torch.from_numpy(np.stack([sample[0] for sample in played.samples]))
+    targets = torch.from_numpy(np.stack([sample[3] for sample in played.samples])).float()
+    held_out = torch.from_numpy(np.array(played.sample_games) % 10 == 9)
+    with torch.no_grad():
+        features = net.features(observations)
+    train_x, train_y = features[~held_out], targets[~held_out]
+    test_x, test_y = features[held_out], targets[held_out]
+
+    def test_error() -> float:
+        with torch.no_grad():
+            return float(((net.values_of(test_x) - test_y) ** 2).mean())
+
+    before = test_error()
+    constant = float(((train_y.mean(dim=0) - test_y) ** 2).mean())
+    parameters = [*net.value_layer.parameters(), *net.value_head.parameters()]
+    optimizer = torch.optim.AdamW(
+        parameters, lr=config.learn.learning_rate, weight_decay=config.learn.weight_decay
+    )
+    net.train()
+    for _ in range(config.network.value_warmup_steps):
+        rows = torch.from_numpy(rng.integers(len(train_x), size=config.learn.batch_size))
+        loss = ((net.values_of(train_x[rows]) - train_y[rows]) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    net.eval()
+    return {
+        "warmup/games": float(games),
+        "warmup/samples": float(len(train_x)),
+        "warmup/held_out_samples": float(len(test_x)),
+        "warmup/error_before": before,
+        "warmup/error_after": test_error(),
+        "warmup/error_constant": constant,
+        "warmup/seconds": played.seconds,
+    }
 
 
 def arena(
@@ -512,6 +594,9 @@ def train(
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
     best = initial_network(config, rng)
+    if not load and config.network.value_warmup_games:
+        warmup = warm_up_values(best, config, rng)
+        (directory / WARMUP_FILE).write_text(json.dumps(warmup, indent=1), encoding="utf-8")
     learner = best.copy()
     state = RunState(0, best, learner, _optimizer(learner, config), rng, [])
     buffer = ReplayBuffer(config.learn.buffer_size, best.observation_size, config.num_players)
@@ -596,6 +681,17 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
     state.generation += 1
     search_seconds = played.seconds - timer.seconds
     total = played.seconds + learn_seconds
+    if config.search.engine == "native":  # the network runs inside the core's searches
+        evaluation = {
+            "speed/evaluations_per_s": timer.leaves / max(1e-9, timer.native_seconds),
+            "speed/leaves_per_pass": 1.0,
+        }
+    else:
+        evaluation = {
+            "speed/evaluations_per_s": timer.leaves / max(1e-9, timer.seconds),
+            "speed/leaves_per_pass": timer.leaves / max(1, timer.passes),
+            "share/evaluation": timer.seconds / max(1e-9, total),
+        }
     return {
         "selfplay/games": float(len(played.results)),
         "selfplay/decisions": float(played.decisions),
@@ -607,13 +703,11 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
         "arena/accepted": float(accepted),
         **anchors,
         "speed/simulations_per_s": played.simulations / max(1e-9, played.seconds),
-        "speed/evaluations_per_s": timer.leaves / max(1e-9, timer.seconds),
-        "speed/leaves_per_pass": timer.leaves / max(1, timer.passes),
+        **evaluation,
         "time/selfplay_s": played.seconds,
         "time/learn_s": learn_seconds,
         "time/arena_s": arena_seconds,
         "share/search": search_seconds / max(1e-9, total),
-        "share/evaluation": timer.seconds / max(1e-9, total),
         "share/learning": learn_seconds / max(1e-9, total),
     }
 

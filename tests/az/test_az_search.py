@@ -42,6 +42,12 @@ def net_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(path)
 
 
+@pytest.fixture(params=["native", "python"])
+def engine(request: pytest.FixtureRequest) -> str:
+    """The search in the core, or the Python tree."""
+    return str(request.param)
+
+
 def _agent(path: str, **options: object) -> AZAgent:
     return AZAgent(sims=24, batch=4, path=path, **options)  # type: ignore[arg-type]
 
@@ -52,9 +58,9 @@ def _same(counts: SearchCounts | None) -> tuple[object, ...]:
     return (counts.simulations, counts.evaluations, counts.nodes, counts.root)
 
 
-def test_the_choice_is_legal_and_the_budget_is_kept(net_path: str) -> None:
+def test_the_choice_is_legal_and_the_budget_is_kept(net_path: str, engine: str) -> None:
     state = _decision_state()
-    agent = _agent(net_path)
+    agent = _agent(net_path, engine=engine)
     agent.reset(state.current_player, 2, np.random.default_rng(1))
     action = agent.act(Decision.from_state(state))
     assert action in state.legal_actions()
@@ -76,7 +82,7 @@ def test_a_time_budget_stops_the_search(net_path: str) -> None:
     assert counts.seconds < 0.03 + 0.5  # the budget plus one batch in flight, generously
 
 
-def test_hidden_information_is_never_read(net_path: str) -> None:
+def test_hidden_information_is_never_read(net_path: str, engine: str) -> None:
     """Two true states sharing the public view (hidden cards and generator re-dealt) give the
     same search, decision after decision, for the same agent seed."""
     state = _decision_state(seed=4)
@@ -84,7 +90,7 @@ def test_hidden_information_is_never_read(net_path: str) -> None:
     for world in (1, 2):
         true_state = determinize(state, np.random.default_rng(world))
         assert true_state.deck != state.deck or true_state.stacks != state.stacks
-        agent = _agent(net_path)
+        agent = _agent(net_path, engine=engine)
         agent.reset(state.current_player, 2, np.random.default_rng(42))
         # The decision carries the true state itself: the agent must strip it.
         decision = Decision(
@@ -94,23 +100,23 @@ def test_hidden_information_is_never_read(net_path: str) -> None:
     assert outcomes[0] == outcomes[1]
 
 
-def test_agent_seeds_change_the_search(net_path: str) -> None:
+def test_agent_seeds_change_the_search(net_path: str, engine: str) -> None:
     """The comparison above can fail: another agent seed samples other worlds."""
     state = _decision_state(seed=4)
     counts = []
     for seed in (1, 2):
-        agent = _agent(net_path)
+        agent = _agent(net_path, engine=engine)
         agent.reset(state.current_player, 2, np.random.default_rng(seed))
         agent.act(Decision.from_state(state))
         counts.append(_same(agent.last_counts))
     assert counts[0] != counts[1]
 
 
-def test_a_fixed_seed_replaces_the_game_generator(net_path: str) -> None:
+def test_a_fixed_seed_replaces_the_game_generator(net_path: str, engine: str) -> None:
     state = _decision_state()
     seen = []
     for game_seed in (1, 2):
-        agent = _agent(net_path, seed=9)
+        agent = _agent(net_path, engine=engine, seed=9)
         agent.reset(state.current_player, 2, np.random.default_rng(game_seed))
         agent.act(Decision.from_state(state))
         seen.append(_same(agent.last_counts))
@@ -159,13 +165,13 @@ def test_leaf_values_come_back_in_absolute_seat_order() -> None:
     assert search.root.value_sum == expected
 
 
-def test_rollouts_mix_into_leaf_values(net_path: str) -> None:
+def test_rollouts_mix_into_leaf_values(net_path: str, engine: str) -> None:
     state = _decision_state()
-    agent = _agent(net_path, rollout_weight=1.0)
+    agent = _agent(net_path, engine=engine, rollout_weight=1.0)
     agent.reset(state.current_player, 2, np.random.default_rng(1))
     agent.act(Decision.from_state(state))
     with_rollouts = _same(agent.last_counts)
-    no_rollouts = _agent(net_path)
+    no_rollouts = _agent(net_path, engine=engine, rollout_weight=0.0)
     no_rollouts.reset(state.current_player, 2, np.random.default_rng(1))
     no_rollouts.act(Decision.from_state(state))
     assert _same(no_rollouts.last_counts)[3] != with_rollouts[3]
@@ -192,17 +198,27 @@ def test_registry_builds_az_and_checks_options() -> None:
     agent = make_agent("az:sims=8,batch=2")
     assert isinstance(agent, AZAgent) and agent.sims == 8 and agent.ms is None
     assert AZAgent().ms == 100.0
-    for bad in ("az:sims=0", "az:ms=-1", "az:batch=0", "az:c=-1", "az:rollout_weight=2"):
+    bad_specs = (
+        "az:sims=0",
+        "az:ms=-1",
+        "az:batch=0",
+        "az:c=-1",
+        "az:rollout_weight=2",
+        "az:engine=gpu",
+        "az:temperature=0",
+        "az:engine=python,temperature=2",
+    )
+    for bad in bad_specs:
         with pytest.raises(ValueError):
             make_agent(bad)
 
 
-def test_one_simulation_is_the_network_alone(net_path: str) -> None:
+def test_one_simulation_is_the_network_alone(net_path: str, engine: str) -> None:
     """``az:sims=1``: one forward pass, the most probable legal action."""
     from agents.az.network import load_network
 
     state = _decision_state()
-    agent = AZAgent(sims=1, path=net_path)
+    agent = AZAgent(sims=1, path=net_path, engine=engine)
     agent.reset(state.current_player, 2, np.random.default_rng(0))
     action = agent.act(Decision.from_state(state))
     assert agent.last_counts is not None and agent.last_counts.evaluations == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,14 @@ import torch
 
 from agents.az.config import AZConfig, ConfigError, config_from_dict, is_az_config, load_config
 from agents.az.network import load_network
-from agents.az.train import ReplayBuffer, Timer, initial_network, play_games, train
+from agents.az.train import (
+    ReplayBuffer,
+    Timer,
+    initial_network,
+    play_games,
+    train,
+    warm_up_values,
+)
 from agents.cli.train import main as train_main
 from agents.training.checkpoint import ResumeError
 
@@ -100,8 +108,10 @@ def test_a_different_seed_gives_a_different_run(tmp_path: Path) -> None:
     assert not _equal(runs[0], runs[1])
 
 
-def test_value_targets_put_the_acting_seat_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_value_targets_put_the_acting_seat_first(tmp_path: Path, engine: str) -> None:
     config = _tiny(tmp_path, num_players=4, arena={"deals": 1, "sims": 2, "gate": 0.3})
+    config = config.replace(search=config.search.model_copy(update={"engine": engine}))
     net = initial_network(config, np.random.default_rng(0))
     played = play_games(
         [[net] * 4] * 2,
@@ -119,7 +129,29 @@ def test_value_targets_put_the_acting_seat_first(tmp_path: Path) -> None:
     ):
         result = played.results[game]
         assert [sample[3][i] for i in range(4)] == [result[(seat + i) % 4] for i in range(4)]
+        _observation, mask, policy, _value = sample
+        assert np.isclose(policy.sum(), 1.0) and not policy[~mask].any()
     assert all(abs(shares.sum() - 1.0) < 1e-9 for shares in played.shares)
+
+
+def test_value_warmup_trains_the_value_head_alone(tmp_path: Path) -> None:
+    config = _tiny(tmp_path, generations=1)
+    config = config.replace(
+        network=config.network.model_copy(
+            update={"value_warmup_games": 10, "value_warmup_steps": 5}
+        )
+    )
+    start = initial_network(config, np.random.default_rng(config.seed))
+    warmed = initial_network(config, np.random.default_rng(config.seed))
+    report = warm_up_values(warmed, config, np.random.default_rng(3))
+    assert report["warmup/games"] == 10 and report["warmup/held_out_samples"] > 0
+    assert report["warmup/error_after"] != report["warmup/error_before"]
+    for name, tensor in warmed.state_dict().items():
+        unchanged = torch.equal(tensor, start.state_dict()[name])
+        assert unchanged == (not name.startswith("value_")), name
+    train(config)
+    written = json.loads((config.run_dir() / "warmup.json").read_text(encoding="utf-8"))
+    assert set(written) == set(report)
 
 
 def test_four_player_run(tmp_path: Path) -> None:

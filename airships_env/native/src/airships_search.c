@@ -141,6 +141,16 @@ static int as_rank(const void *s, const int16_t *legal16, int n_legal, int16_t *
     return n;
 }
 
+static int as_observation_size(const void *s) {
+    return obs_size(((const SearchWorld *)s)->game.num_players);
+}
+
+/* ``seat``'s observation of the world (the env's, obs.c): what the network of ``net`` reads. */
+static void as_observe(const void *s, int seat, float *out) {
+    const SearchWorld *w = s;
+    obs_encode(&w->game, w->context->cards, w->context->options, w->context->cache, seat, out);
+}
+
 void search_world(SearchWorld *world, const Game *game, SearchContext *context) {
     game_public_view(&world->game, game, context->cards);
     world->steps = 0;
@@ -159,4 +169,6 @@ const GsGame GS_AIRSHIPS = {
     .determinize = as_determinize,
     .bot_action = as_bot,
     .rank = as_rank,
+    .observation_size = as_observation_size,
+    .observe = as_observe,
 };

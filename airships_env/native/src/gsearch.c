@@ -19,7 +19,9 @@ typedef struct {
     double total;  /* the results of ``mover`` summed over the visits */
     double square; /* their squares summed (the gate's standard errors) */
     int16_t action;
-    int8_t mover; /* the seat that chose ``action`` (-1 at the root) */
+    int8_t mover;     /* the seat that chose ``action`` (-1 at the root) */
+    int32_t prior_at; /* net mode: the node's prior in ``priors`` (-1: not evaluated yet) */
+    double value;     /* net mode: the node's value for the seat to act, when evaluated */
 } Node;
 
 typedef struct {
@@ -36,6 +38,11 @@ typedef struct {
     double *means, *errors; /* the root children's, as reported */
     int64_t actions;
     unsigned char *world;
+    /* net mode */
+    float *priors; /* max_actions per evaluated node: exp(logit - the node's largest logit) */
+    int32_t n_priors, prior_capacity;
+    float *observation, *logits;
+    int32_t evaluations;
 } Search;
 
 enum { FULL = -1, OUT_OF_MEMORY = -2 };
@@ -66,6 +73,8 @@ static int32_t new_node(Search *s, int action, int mover) {
     node->total = node->square = 0.0;
     node->action = (int16_t)action;
     node->mover = (int8_t)mover;
+    node->prior_at = -1;
+    node->value = 0.0;
     return s->n_nodes++;
 }
 
@@ -100,6 +109,17 @@ static int finish(Search *s, void *world, double *results) {
         for (int p = 0; p < players; p++) results[p] = 0.0; /* cut at max_rollout: a draw */
     }
     return GS_OK;
+}
+
+/* Every node of the simulation's path (``depth`` of them) scores its mover's result. */
+static void backup(Search *s, int depth, const double *results) {
+    for (int i = 0; i < depth; i++) {
+        Node *visited = &s->nodes[s->path[i]];
+        double result = results[visited->mover];
+        visited->visits += 1;
+        visited->total += result;
+        visited->square += result * result;
+    }
 }
 
 /* UCB over the tried children among ``order[0..n)``: availability counts, the prior's
@@ -201,13 +221,124 @@ static int simulate(Search *s, const void *root, int seat) {
     double results[GS_MAX_PLAYERS];
     int status = finish(s, world, results);
     if (status != GS_OK) return status;
-    for (int i = 0; i < depth; i++) {
-        Node *visited = &s->nodes[s->path[i]];
-        double result = results[visited->mover];
-        visited->visits += 1;
-        visited->total += result;
-        visited->square += result * result;
+    backup(s, depth, results);
+    return GS_OK;
+}
+
+/* -- the network mode -------------------------------------------------------------------- */
+
+/* Evaluate ``node`` in ``world`` (legal actions ``legal[0..n_legal)``): keep the network's
+ * prior, and write every seat's value (mixed with a rollout's) into ``values``. */
+static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *legal, int n_legal,
+                         double *values) {
+    const GsGame *g = s->game;
+    const GsOptions *o = s->options;
+    const GnNet *net = o->net;
+    int mover = g->current_player(world);
+    int players = g->num_players(world);
+    if (s->n_priors == s->prior_capacity) {
+        int32_t capacity = s->prior_capacity ? s->prior_capacity * 2 : 256;
+        float *priors = realloc(s->priors, sizeof(float) * (size_t)capacity * (size_t)g->max_actions);
+        if (!priors) return GS_NO_MEMORY;
+        s->priors = priors;
+        s->prior_capacity = capacity;
     }
+    float *prior = s->priors + (size_t)s->n_priors * (size_t)g->max_actions;
+    float relative[GS_MAX_PLAYERS];
+    g->observe(world, mover, s->observation);
+    gn_forward(net, s->observation, s->logits, o->rollout_weight < 1.0 ? relative : NULL);
+    s->evaluations += 1;
+    float top = -INFINITY;
+    for (int a = 0; a < g->max_actions; a++) top = s->logits[a] > top ? s->logits[a] : top;
+    float scale = o->temperature > 0 ? (float)(1.0 / o->temperature) : 1.0f;
+    for (int a = 0; a < g->max_actions; a++) prior[a] = expf((s->logits[a] - top) * scale);
+    if (node == 0 && o->noise && o->noise_fraction > 0) { /* the root: over its legal actions */
+        double total = 0.0;
+        for (int i = 0; i < n_legal; i++) total += prior[legal[i]];
+        for (int i = 0; i < n_legal; i++) {
+            int a = legal[i];
+            double share = total > 0 ? prior[a] / total : 1.0 / n_legal;
+            prior[a] = (float)((1.0 - o->noise_fraction) * share + o->noise_fraction * o->noise[a]);
+        }
+    }
+    s->nodes[node].prior_at = s->n_priors++;
+    for (int p = 0; p < players; p++)
+        values[p] = o->rollout_weight < 1.0 ? (double)relative[(p - mover + players) % players] : 0.0;
+    if (o->rollout_weight > 0.0) { /* the world is played on: nothing below reads it */
+        double rolled[GS_MAX_PLAYERS];
+        int status = finish(s, world, rolled);
+        if (status != GS_OK) return status;
+        for (int p = 0; p < players; p++)
+            values[p] = (1.0 - o->rollout_weight) * values[p] + o->rollout_weight * rolled[p];
+    }
+    s->nodes[node].value = values[mover];
+    return GS_OK;
+}
+
+/* The PUCT choice among ``legal`` at ``node`` (children in ``slot``): the first best score. */
+static int select_puct(Search *s, int32_t node, const int16_t *legal, int n_legal) {
+    const float *prior = s->priors + (size_t)s->nodes[node].prior_at * (size_t)s->game->max_actions;
+    double total = 0.0;
+    int64_t seen = 0;
+    for (int i = 0; i < n_legal; i++) {
+        total += prior[legal[i]];
+        if (s->slot[legal[i]] >= 0) seen += s->nodes[s->slot[legal[i]]].visits;
+    }
+    double scale = s->options->c * sqrt((double)(seen > 1 ? seen : 1));
+    double fallback = s->nodes[node].value;
+    int best = legal[0];
+    double best_score = -INFINITY;
+    for (int i = 0; i < n_legal; i++) {
+        int a = legal[i];
+        const Node *child = s->slot[a] >= 0 ? &s->nodes[s->slot[a]] : NULL;
+        int32_t visits = child ? child->visits : 0;
+        double q = visits ? child->total / visits : fallback;
+        double share = total > 0 ? prior[a] / total : 1.0 / n_legal;
+        double score = q + scale * share / (1 + visits);
+        if (score > best_score) {
+            best_score = score;
+            best = a;
+        }
+    }
+    return best;
+}
+
+static int simulate_net(Search *s, const void *root, int seat) {
+    const GsGame *g = s->game;
+    void *world = s->world;
+    g->determinize(root, seat, s->rng, world);
+    int32_t node = 0;
+    int depth = 0;
+    double results[GS_MAX_PLAYERS];
+    for (;;) {
+        if (g->is_terminal(world)) {
+            g->results(world, results);
+            break;
+        }
+        int n_legal = g->legal_actions(world, s->legal);
+        if (s->nodes[node].prior_at < 0) {
+            int status = evaluate_node(s, node, world, s->legal, n_legal, results);
+            if (status != GS_OK) return status;
+            break;
+        }
+        int mover = g->current_player(world);
+        for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
+            s->slot[s->nodes[c].action] = c;
+        int action = n_legal == 1 ? s->legal[0] : select_puct(s, node, s->legal, n_legal);
+        int32_t next = s->slot[action];
+        for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
+            s->slot[s->nodes[c].action] = -1;
+        if (next < 0) {
+            next = new_node(s, action, mover);
+            if (next < 0) return GS_NO_MEMORY; /* FULL too: the tree is full, the budget ends */
+            s->nodes[next].next_sibling = s->nodes[node].first_child;
+            s->nodes[node].first_child = next;
+        }
+        if (apply(s, world, action) != GS_OK) return GS_APPLY_FAILED;
+        s->path[depth++] = next;
+        node = next;
+    }
+    backup(s, depth, results);
     return GS_OK;
 }
 
@@ -222,6 +353,15 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
     if (o->candidates < 0 || o->max_nodes < 0 || !(o->z >= 0)) return 1;
     if (o->candidates > 0 && (!game->rank || !(o->widening > 0) || o->prior > 0)) return 1;
     if (o->z > 0 && o->candidates <= 0) return 1;
+    if (o->net) {
+        const GnNet *net = o->net;
+        if (!game->observe || !game->observation_size || o->candidates > 0 || o->prior > 0 ||
+            o->max_nodes > 0 || net->n_actions != game->max_actions ||
+            !(o->rollout_weight >= 0 && o->rollout_weight <= 1) ||
+            !(o->noise_fraction >= 0 && o->noise_fraction <= 1) || !(o->temperature >= 0) ||
+            (o->noise_fraction > 0 && !o->noise))
+            return 1;
+    }
     return 0;
 }
 
@@ -240,8 +380,12 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     result->nodes = 0;
     result->n_root = 0;
     result->actions = 0;
+    result->evaluations = 0;
     if (bad_options(game, options)) return GS_BAD_OPTIONS;
     if (game->is_terminal(root)) return GS_GAME_OVER;
+    if (options->net && (options->net->n_inputs != game->observation_size(root) ||
+                         options->net->n_values != game->num_players(root)))
+        return GS_BAD_OPTIONS;
     double started = now_seconds();
     Search s;
     memset(&s, 0, sizeof s);
@@ -262,6 +406,11 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     s.means = malloc(sizeof(double) * (size_t)game->max_actions);
     s.errors = malloc(sizeof(double) * (size_t)game->max_actions);
     s.world = malloc(game->state_size);
+    if (options->net) {
+        s.observation = malloc(sizeof(float) * (size_t)options->net->n_inputs);
+        s.logits = malloc(sizeof(float) * (size_t)game->max_actions);
+        if (!s.observation || !s.logits) goto done;
+    }
     if (!s.nodes || !s.path || !s.slot || !s.legal || !s.untried || !s.ranked || !s.root_ranked ||
         !s.means || !s.errors || !s.world)
         goto done;
@@ -292,7 +441,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     new_node(&s, -1, -1);
     double deadline = options->seconds > 0 ? started + options->seconds : 0.0;
     for (;;) {
-        status = simulate(&s, root, seat);
+        status = options->net ? simulate_net(&s, root, seat) : simulate(&s, root, seat);
         if (status == GS_NO_MEMORY && result->simulations > 0 && options->max_nodes <= 0) {
             status = GS_OK; /* the tree is full: the budget ends here */
             break;
@@ -308,6 +457,8 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     if (options->candidates > 0) {
         n = s.n_root_ranked;
         memcpy(actions, s.root_ranked, sizeof(int16_t) * (size_t)n);
+    } else if (options->net) { /* every legal action, the unvisited too (ascending) */
+        n = game->legal_actions(root, actions);
     } else {
         for (int32_t c = s.nodes[0].first_child; c >= 0; c = s.nodes[c].next_sibling)
             actions[n++] = s.nodes[c].action;
@@ -316,7 +467,13 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     for (int32_t c = s.nodes[0].first_child; c >= 0; c = s.nodes[c].next_sibling)
         if (options->candidates <= 0 || s.nodes[c].mover == root_mover)
             s.slot[s.nodes[c].action] = c;
-    /* the most visited (ties: the best mean, then the first) */
+    /* the most visited (ties: the best mean, then the first; net mode: the higher prior) */
+    const float *root_prior = options->net && s.nodes[0].prior_at >= 0
+                                  ? s.priors + (size_t)s.nodes[0].prior_at * (size_t)game->max_actions
+                                  : NULL;
+    double prior_total = 0.0;
+    if (root_prior)
+        for (int i = 0; i < n; i++) prior_total += root_prior[actions[i]];
     int32_t best_visits = -1;
     int best = 0;
     double best_mean = -INFINITY;
@@ -327,6 +484,9 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
         double mean = child->visits ? child->total / child->visits : -INFINITY;
         means[i] = child->visits ? mean : 0.0;
         errors[i] = standard_error(child);
+        double prior = root_prior && prior_total > 0 ? root_prior[actions[i]] / prior_total : 0.0;
+        if (result->root_prior) result->root_prior[i] = prior;
+        if (root_prior) mean = prior; /* net mode: ties go to the higher prior */
         if (child->visits > best_visits || (child->visits == best_visits && mean > best_mean)) {
             best_visits = child->visits;
             best_mean = mean;
@@ -335,7 +495,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
         if (result->root_action) {
             result->root_action[i] = actions[i];
             result->root_visits[i] = child->visits;
-            result->root_mean[i] = options->candidates > 0 ? means[i] : mean;
+            result->root_mean[i] = options->candidates > 0 || root_prior ? means[i] : mean;
         }
         if (result->root_error) result->root_error[i] = errors[i];
     }
@@ -350,6 +510,10 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     status = GS_OK;
 done:
     result->actions = s.actions;
+    result->evaluations = s.evaluations;
+    free(s.priors);
+    free(s.observation);
+    free(s.logits);
     free(s.nodes);
     free(s.path);
     free(s.slot);

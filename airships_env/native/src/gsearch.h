@@ -26,6 +26,20 @@
  * - ``max_nodes`` > 0: the tree's size, and once full the simulations go on: they descend among
  *   existing children and roll out from the first node with none in this world (0: the tree grows
  *   to GS_MAX_NODES and a full tree ends the budget).
+ *
+ * The network mode (``net`` set; agents/az/search.py's PUCT, in C): a simulation descends from a
+ * fresh determinization by PUCT, ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act over the
+ * actions legal in this world (``P``: the network's prior renormalised over them; ``N``: their
+ * visits; an unvisited action's ``Q`` is its node's own value for that seat); a forced action
+ * still makes a node. The first node it reaches that was never evaluated is evaluated: the
+ * network reads the acting seat's observation of this world (``observe``) and answers logits,
+ * kept as the node's prior for every action (a world where others are legal renormalises them),
+ * and one value per seat, mixed with a rollout's results by ``rollout_weight``; those values
+ * are backed up (a finished world backs up its results). The root's prior is mixed with
+ * ``noise`` (self-play exploration). The choice: the most visited root child (ties: the higher
+ * prior, then the lower action; with one simulation, the network's choice). The result reports
+ * every legal root action, visited or not. Ranked candidates, ``prior`` and ``max_nodes`` are
+ * not used.
  */
 #ifndef AIRSHIPS_GSEARCH_H
 #define AIRSHIPS_GSEARCH_H
@@ -33,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gnet.h"
 #include "rng.h"
 
 #define GS_MAX_PLAYERS 8
@@ -63,6 +78,10 @@ typedef struct {
     /* The legal actions worth searching, best first (a subset of ``legal``, in the game's order
      * of preference), into ``out``; their number (>= 1). Optional (needed by ``candidates``). */
     int (*rank)(const void *state, const int16_t *legal, int n_legal, int16_t *out);
+    /* The length of a seat's observation, and that observation of ``state`` into ``out``;
+     * optional (needed by ``net``). */
+    int (*observation_size)(const void *state);
+    void (*observe)(const void *state, int seat, float *out);
 } GsGame;
 
 typedef struct {
@@ -81,6 +100,12 @@ typedef struct {
     double z;            /* ranked: the gate's standard errors (0: the most visited, always) */
     int32_t skip_forced; /* 1: a forced action is no decision (the simulation stays in its node) */
     int32_t max_nodes;   /* > 0: the tree's size limit; a full tree's simulations go on */
+    /* The network mode (see "net" at the top of this file): the network, or NULL. */
+    const GnNet *net;
+    double rollout_weight; /* a leaf's value: (1 - w) * the network's + w * a rollout's */
+    const double *noise;   /* max_actions entries mixed into the root's prior, or NULL */
+    double noise_fraction; /* the noise's share of the root prior */
+    double temperature;    /* the prior is softmax(logits / temperature) (> 0; 0 counts as 1) */
 } GsOptions;
 
 typedef struct {
@@ -94,6 +119,9 @@ typedef struct {
     double *root_error;  /* the standard error of each root child's mean (or NULL): INFINITY
                           * below 2 visits */
     int64_t actions;     /* actions applied in all simulations (the tree's and the rollouts') */
+    double *root_prior;  /* net mode: each root action's prior as the search used it, renormalised
+                          * over the root's legal actions (or NULL) */
+    int32_t evaluations; /* net mode: network evaluations */
 } GsResult;
 
 enum {

@@ -729,6 +729,58 @@ static PyObject *Game_bot_action(GameObject *self, PyObject *args) {
     return PyLong_FromLong(action);
 }
 
+/* Private copies of what a search reads (the rules, the context, the root): nothing can change
+ * under the search while the GIL is released. */
+typedef struct {
+    Cards cards;
+    Options options;
+    SearchContext context;
+    SearchWorld root;
+} SearchCopy;
+
+/* Fill ``copy``'s rules from ``self`` and its context (the bots' settings are the caller's). */
+static SearchContext *search_copy(SearchCopy *copy, GameObject *self, ShapeCache *cache,
+                                  double margin_weight) {
+    copy->cards = self->core->cards;
+    copy->options = self->core->options;
+    SearchContext *context = &copy->context;
+    context->cards = &copy->cards;
+    context->options = &copy->options;
+    context->cache = cache;
+    context->margin_weight = margin_weight;
+    return context;
+}
+
+/* Run the generic search on ``copy``'s root with a generator seeded from ``seed``, the GIL
+ * released; 0, or -1 with the exception set. */
+static int run_search(SearchCopy *copy, const GsOptions *options, unsigned long long seed,
+                      GsResult *result) {
+    Rng rng;
+    uint32_t words[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    rng_seed_sequence(&rng, words, 2, NULL, 0);
+    int code;
+    Py_BEGIN_ALLOW_THREADS
+    code = gs_search(&GS_AIRSHIPS, &copy->root, copy->root.game.current_player, options, &rng,
+                     result);
+    Py_END_ALLOW_THREADS
+    if (code == GS_OK) return 0;
+    if (code == GS_NO_MEMORY) PyErr_NoMemory();
+    else PyErr_Format(PyExc_RuntimeError, "the search failed (code %d)", code);
+    return -1;
+}
+
+/* The root's rows: (action, visits, mean, ``fourth``) for each of the ``n`` root actions. */
+static PyObject *root_rows(int n, const int16_t *actions, const int32_t *visits,
+                           const double *means, const double *fourth) {
+    PyObject *root = PyTuple_New(n);
+    for (int i = 0; root && i < n; i++) {
+        PyObject *item = Py_BuildValue("(iidd)", actions[i], visits[i], means[i], fourth[i]);
+        if (!item) Py_CLEAR(root);
+        else PyTuple_SET_ITEM(root, i, item);
+    }
+    return root;
+}
+
 /* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
  *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
  *                                    ((action, visits, mean, standard error)...))
@@ -779,12 +831,8 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
     }
-    /* Private copies: nothing the search reads can change under it while the GIL is released. */
     typedef struct {
-        Cards cards;
-        Options options;
-        SearchContext context;
-        SearchWorld root;
+        SearchCopy copy;
         int16_t root_action[NUM_ACTIONS];
         int32_t root_visits[NUM_ACTIONS];
         double root_mean[NUM_ACTIONS], root_error[NUM_ACTIONS];
@@ -796,20 +844,14 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         free(cache);
         return PyErr_NoMemory();
     }
-    work->cards = self->core->cards;
-    work->options = self->core->options;
-    SearchContext *context = &work->context;
-    context->cards = &work->cards;
-    context->options = &work->options;
-    context->cache = cache;
-    context->margin_weight = margin_weight;
+    SearchContext *context = search_copy(&work->copy, self, cache, margin_weight);
     if (parse_greedy_config(greedy_obj, &context->greedy) < 0 ||
         parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) {
         free(work);
         free(cache);
         return NULL;
     }
-    search_world(&work->root, &self->game, context);
+    search_world(&work->copy.root, &self->game, context);
     GsOptions options = {
         .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
         .rollout = -1, .playout = rollout, .candidates = candidates, .widening = widening,
@@ -817,39 +859,116 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean,
                        work->root_error, 0};
-    Rng rng;
-    uint32_t words[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    rng_seed_sequence(&rng, words, 2, NULL, 0);
-    int code;
-    Py_BEGIN_ALLOW_THREADS
-    code = gs_search(&GS_AIRSHIPS, &work->root, work->root.game.current_player, &options, &rng, &result);
-    Py_END_ALLOW_THREADS
+    int failed = run_search(&work->copy, &options, seed, &result);
     free(cache);
-    if (code != GS_OK) {
-        free(work);
-        if (code == GS_NO_MEMORY) return PyErr_NoMemory();
-        PyErr_Format(PyExc_RuntimeError, "the search failed (code %d)", code);
-        return NULL;
-    }
-    PyObject *root = PyTuple_New(result.n_root);
-    if (!root) {
-        free(work);
-        return NULL;
-    }
-    for (int i = 0; i < result.n_root; i++) {
-        PyObject *item = Py_BuildValue("(iidd)", work->root_action[i], work->root_visits[i],
-                                       work->root_mean[i], work->root_error[i]);
-        if (!item) {
-            Py_DECREF(root);
-            free(work);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(root, i, item);
-    }
-    PyObject *out = Py_BuildValue("(iLLiN)", result.action, (long long)result.simulations,
-                                  (long long)result.actions, result.nodes, root);
+    PyObject *root = failed ? NULL
+                            : root_rows(result.n_root, work->root_action, work->root_visits,
+                                        work->root_mean, work->root_error);
+    PyObject *out = root ? Py_BuildValue("(iLLiN)", result.action, (long long)result.simulations,
+                                         (long long)result.actions, result.nodes, root)
+                         : NULL;
     free(work);
     return out;
+}
+
+/* az_search(net, sims, seconds, c, rollout_weight, margin_weight, seed, heuristic, noise=None,
+ *           noise_fraction=0, temperature=1) -> (action, simulations, evaluations, nodes,
+ *                                 ((action, visits, mean, prior)...))
+ * The generic search's net mode (gsearch.h) for the player to act on this game's public view:
+ * PUCT guided by ``net`` (make_net), leaf values mixed with heuristic rollouts by
+ * ``rollout_weight``; ``noise`` (83 float64 as bytes) mixed into the root's prior by
+ * ``noise_fraction``; the prior softmax(logits / ``temperature``). The game is not changed; the
+ * GIL is released while searching. */
+static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"net", "sims", "seconds", "c", "rollout_weight", "margin_weight",
+                               "seed", "heuristic", "noise", "noise_fraction", "temperature",
+                               NULL};
+    PyObject *net_obj, *heuristic_obj, *noise_obj = Py_None;
+    long long sims;
+    unsigned long long seed;
+    double seconds, c, rollout_weight, margin_weight, noise_fraction = 0.0, temperature = 1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Odd", keywords, &net_obj, &sims,
+                                     &seconds, &c, &rollout_weight, &margin_weight, &seed,
+                                     &heuristic_obj, &noise_obj, &noise_fraction, &temperature))
+        return NULL;
+    const GnNet *net = gnet_from(net_obj);
+    if (!net) return NULL;
+    const char *problem = NULL;
+    if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0))
+        problem = "az_search needs a budget: sims >= 0 and 0 <= seconds <= 3600, not both 0";
+    else if (!(c >= 0.0) || !isfinite(c)) problem = "az_search: c must be a finite number >= 0";
+    else if (!(rollout_weight >= 0.0 && rollout_weight <= 1.0))
+        problem = "az_search: rollout_weight must be in 0..1";
+    else if (!isfinite(margin_weight)) problem = "az_search: margin_weight must be finite";
+    else if (!(noise_fraction >= 0.0 && noise_fraction <= 1.0))
+        problem = "az_search: noise_fraction must be in 0..1";
+    else if (!(temperature > 0.0 && temperature <= 100.0))
+        problem = "az_search: temperature must be in (0, 100]";
+    else if (noise_fraction > 0.0 && noise_obj == Py_None)
+        problem = "az_search: noise_fraction > 0 needs noise";
+    else if (net->n_actions != NUM_ACTIONS)
+        problem = "az_search: the network's action count is not this game's";
+    else if (net->n_inputs != obs_size(self->game.num_players) ||
+             net->n_values != self->game.num_players)
+        problem = "az_search: the network is for another table size (observation or seats)";
+    else if (self->game.phase == GAME_OVER) problem = "the game is over";
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    typedef struct {
+        SearchCopy copy;
+        double noise[NUM_ACTIONS];
+        int16_t root_action[NUM_ACTIONS];
+        int32_t root_visits[NUM_ACTIONS];
+        double root_mean[NUM_ACTIONS], root_prior[NUM_ACTIONS];
+    } Work;
+    Work *work = calloc(1, sizeof(Work));
+    ShapeCache *cache = calloc(1, sizeof(ShapeCache));
+    if (!work || !cache) {
+        free(work);
+        free(cache);
+        return PyErr_NoMemory();
+    }
+    if (noise_obj != Py_None) {
+        Py_buffer noise;
+        if (PyObject_GetBuffer(noise_obj, &noise, PyBUF_SIMPLE) < 0) goto fail;
+        int ok = noise.len == (Py_ssize_t)sizeof work->noise;
+        if (ok) memcpy(work->noise, noise.buf, sizeof work->noise);
+        PyBuffer_Release(&noise);
+        for (int a = 0; ok && a < NUM_ACTIONS; a++) ok = isfinite(work->noise[a]) && work->noise[a] >= 0;
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError,
+                         "az_search: noise must be %d finite float64 values >= 0 (as bytes)",
+                         NUM_ACTIONS);
+            goto fail;
+        }
+    }
+    SearchContext *context = search_copy(&work->copy, self, cache, margin_weight);
+    if (parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) goto fail;
+    search_world(&work->copy.root, &self->game, context);
+    GsOptions options = {
+        .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
+        .rollout = -1, .playout = BOT_HEURISTIC, .net = net, .rollout_weight = rollout_weight,
+        .noise = noise_obj != Py_None ? work->noise : NULL, .noise_fraction = noise_fraction,
+        .temperature = temperature,
+    };
+    GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean, NULL,
+                       0, work->root_prior, 0};
+    int failed = run_search(&work->copy, &options, seed, &result);
+    free(cache);
+    PyObject *root = failed ? NULL
+                            : root_rows(result.n_root, work->root_action, work->root_visits,
+                                        work->root_mean, work->root_prior);
+    PyObject *out = root ? Py_BuildValue("(iLiiN)", result.action, (long long)result.simulations,
+                                         result.evaluations, result.nodes, root)
+                         : NULL;
+    free(work);
+    return out;
+fail:
+    free(work);
+    free(cache);
+    return NULL;
 }
 
 /* scores() -> every seat's current score (E2) */
@@ -906,6 +1025,8 @@ static PyMethodDef Game_methods[] = {
     {"public_view", (PyCFunction)Game_public_view, METH_NOARGS, "The public view (docs/airships/RULES.md V1)."},
     {"determinize", (PyCFunction)Game_determinize, METH_VARARGS, "Hidden cards re-dealt with a generator."},
     {"bot_action", (PyCFunction)Game_bot_action, METH_VARARGS, "A native bot's choice."},
+    {"az_search", (PyCFunction)(void (*)(void))Game_az_search, METH_VARARGS | METH_KEYWORDS,
+     "PUCT search guided by a policy-value network (the generic search's net mode)."},
     {"search", (PyCFunction)(void (*)(void))Game_search, METH_VARARGS | METH_KEYWORDS,
      "ISMCTS for the player to act on the public view: (action, sims, actions, nodes, root)."},
     {"scores", (PyCFunction)Game_scores, METH_NOARGS, "Every seat's current score."},
@@ -968,6 +1089,10 @@ static PyMethodDef module_methods[] = {
     {"seed_sequence_state", py_seed_sequence_state, METH_VARARGS, "PCG64(SeedSequence(...)) state"},
     {"rng_draws", py_rng_draws, METH_VARARGS, "Draws of the engine's sampler (for tests)."},
     {"obs_size", py_obs_size, METH_O, "The observation length for a player count."},
+    {"make_net", gnet_make, METH_VARARGS,
+     "make_net(n_inputs, trunk_widths, value_hidden, n_actions, n_values, weights) -> net"},
+    {"net_forward", gnet_forward_py, METH_VARARGS,
+     "net_forward(net, observation) -> (logits, values): one forward pass."},
     {"obs_high", py_obs_high, METH_O, "The observation's upper bounds for a player count."},
     {NULL, NULL, 0, NULL},
 };
