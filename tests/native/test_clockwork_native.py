@@ -416,3 +416,20 @@ def test_a_bad_state_is_refused_on_import(key: str, value: Any, match: str) -> N
     del exported[key]
     with pytest.raises(KeyError, match=key):
         require().cw_import(pack_options(state.options), counts, track, exported)
+
+
+def test_a_seat_must_be_an_integer_not_a_bool() -> None:
+    """``True`` is an int to Python; the core refuses it as a seat like every other game's."""
+    core = NativeClockworkGame.new(2, 1).handle
+    out = np.zeros(len(NativeClockworkGame.new(2, 1).observe(0)), dtype=np.float32)
+    state = np.random.default_rng(0).bit_generator.state
+    rng = (state["state"]["state"], state["state"]["inc"], 0, 0)
+    calls = (
+        lambda: core.observe(True, out),
+        lambda: core.view(True),
+        lambda: core.determinize(True, rng),
+    )
+    for call in calls:
+        with pytest.raises(TypeError, match="seat: expected an integer, got bool"):
+            call()
+    core.observe(1, out)  # an int is fine

@@ -684,7 +684,7 @@ static PyObject *AuGame_bot_action(AuGameObject *self, PyObject *args) {
 /* view(seat) -> AustraliaGame: ``seat``'s view (au_view), without a generator. */
 static PyObject *AuGame_view(AuGameObject *self, PyObject *args) {
     long seat;
-    if (gsb_seat_arg(args, self->game.num_players, NULL, &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, &seat) < 0) return NULL;
     AuGameObject *out = au_alloc();
     if (out) au_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -696,7 +696,7 @@ static PyObject *AuGame_view(AuGameObject *self, PyObject *args) {
 static PyObject *AuGame_determinize(AuGameObject *self, PyObject *args) {
     long seat;
     Rng rng;
-    if (gsb_seat_rng_args(args, self->game.num_players, NULL, &seat, &rng,
+    if (gsb_seat_rng_args(args, self->game.num_players, &seat, &rng,
                           "a determinization needs a generator") < 0)
         return NULL;
     AuGameObject *out = au_alloc();
@@ -733,7 +733,7 @@ static PyObject *AuGame_rollout_action(AuGameObject *self, PyObject *args) {
  * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
 static PyObject *AuGame_search(AuGameObject *self, PyObject *args) {
     GsbCall call;
-    if (gsb_parse(args, 0, self->game.num_players, AU_BOT_HEURISTIC, NULL, &call) < 0 ||
+    if (gsb_parse(args, 0, self->game.num_players, AU_BOT_HEURISTIC, &call) < 0 ||
         gsb_turn(&call, self->game.phase == AU_OVER, self->game.current) < 0)
         return NULL;
     AuGame root = self->game; /* the object may change while the GIL is released */

@@ -576,7 +576,7 @@ static PyObject *CwGame_observe(CwGameObject *self, PyObject *args) {
     PyObject *seat_obj, *out_obj;
     if (!PyArg_ParseTuple(args, "OO", &seat_obj, &out_obj)) return NULL;
     long seat;
-    if (int_in(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
+    if (arg_int(seat_obj, 0, self->game.num_players - 1, "seat", &seat) < 0) return NULL;
     Py_buffer out;
     if (arg_float_out(out_obj, CW_OBS_SIZE, &out) < 0) return NULL;
     cw_observe(&self->game, (int)seat, (float *)out.buf);
@@ -607,7 +607,7 @@ static PyObject *CwGame_bot_action(CwGameObject *self, PyObject *args) {
 /* view(seat) -> ClockworkGame: ``seat``'s view (cw_view), without a generator. */
 static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
     long seat;
-    if (gsb_seat_arg(args, self->game.num_players, int_in, &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, &seat) < 0) return NULL;
     CwGameObject *out = cw_alloc();
     if (out) cw_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -618,7 +618,7 @@ static PyObject *CwGame_view(CwGameObject *self, PyObject *args) {
 static PyObject *CwGame_determinize(CwGameObject *self, PyObject *args) {
     long seat;
     Rng rng;
-    if (gsb_seat_rng_args(args, self->game.num_players, int_in, &seat, &rng,
+    if (gsb_seat_rng_args(args, self->game.num_players, &seat, &rng,
                           "a determinization needs a generator") < 0)
         return NULL;
     CwGameObject *out = cw_alloc();
@@ -655,7 +655,7 @@ static PyObject *CwGame_rollout_action(CwGameObject *self, PyObject *args) {
  * rollout -1: rollouts to the end; prior, playout 0: none, else a bot kind (1..3). */
 static PyObject *CwGame_search(CwGameObject *self, PyObject *args) {
     GsbCall call;
-    if (gsb_parse(args, 0, self->game.num_players, CW_BOT_HEURISTIC, int_in, &call) < 0 ||
+    if (gsb_parse(args, 0, self->game.num_players, CW_BOT_HEURISTIC, &call) < 0 ||
         gsb_turn(&call, self->game.phase == CW_OVER, self->game.actor) < 0)
         return NULL;
     CwGame root = self->game; /* the object may change while the GIL is released */

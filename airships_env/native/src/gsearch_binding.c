@@ -7,8 +7,7 @@
 #include "args.h"
 #include "binding.h"
 
-int gsb_parse(PyObject *args, int extra, int num_players, int max_bot, GsbIntCheck int_check,
-              GsbCall *call) {
+int gsb_parse(PyObject *args, int extra, int num_players, int max_bot, GsbCall *call) {
     PyObject *seat_obj;
     long long sims;
     double seconds, c, bias;
@@ -21,7 +20,7 @@ int gsb_parse(PyObject *args, int extra, int num_players, int max_bot, GsbIntChe
                                           &max_rollout, &rollout, &prior, &bias, &playout,
                                           &call->rng_obj);
     if (!parsed) return -1;
-    if ((int_check ? int_check : arg_int)(seat_obj, 0, num_players - 1, "seat", &call->seat) < 0)
+    if (arg_int(seat_obj, 0, num_players - 1, "seat", &call->seat) < 0)
         return -1;
     const char *problem = NULL;
     if (sims < 0) problem = "sims must be >= 0 (0: no simulation budget)";
@@ -111,17 +110,17 @@ done:
     return out;
 }
 
-int gsb_seat_arg(PyObject *args, int num_players, GsbIntCheck int_check, long *seat) {
+int gsb_seat_arg(PyObject *args, int num_players, long *seat) {
     PyObject *seat_obj;
     if (!PyArg_ParseTuple(args, "O", &seat_obj)) return -1;
-    return (int_check ? int_check : arg_int)(seat_obj, 0, num_players - 1, "seat", seat);
+    return arg_int(seat_obj, 0, num_players - 1, "seat", seat);
 }
 
-int gsb_seat_rng_args(PyObject *args, int num_players, GsbIntCheck int_check, long *seat,
-                      Rng *rng, const char *missing) {
+int gsb_seat_rng_args(PyObject *args, int num_players, long *seat, Rng *rng,
+                      const char *missing) {
     PyObject *seat_obj, *rng_obj;
     if (!PyArg_ParseTuple(args, "OO", &seat_obj, &rng_obj)) return -1;
-    if ((int_check ? int_check : arg_int)(seat_obj, 0, num_players - 1, "seat", seat) < 0)
+    if (arg_int(seat_obj, 0, num_players - 1, "seat", seat) < 0)
         return -1;
     if (rng_from_tuple(rng_obj, rng) < 0) return -1;
     if (!rng->present) {

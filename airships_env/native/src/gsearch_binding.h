@@ -22,14 +22,10 @@ typedef struct {
     Rng rng;           /* read by gsb_turn */
 } GsbCall;
 
-/* An integer check of a game's binding (args.h's arg_int, or one of the same signature). */
-typedef int (*GsbIntCheck)(PyObject *obj, long low, long high, const char *what, long *out);
-
-/* Parse the arguments (one more, ``extra``, when ``extra`` is set) and check the seat with
- * ``int_check`` (NULL: arg_int) against ``num_players`` and the options (prior and playout bot
- * codes 0..max_bot); 0, or -1 with the error set ("search: ..." for the options). */
-int gsb_parse(PyObject *args, int extra, int num_players, int max_bot, GsbIntCheck int_check,
-              GsbCall *call);
+/* Parse the arguments (one more, ``extra``, when ``extra`` is set) and check the seat (an int,
+ * not a bool: arg_int) against ``num_players`` and the options (prior and playout bot codes
+ * 0..max_bot); 0, or -1 with the error set ("search: ..." for the options). */
+int gsb_parse(PyObject *args, int extra, int num_players, int max_bot, GsbCall *call);
 /* Refuse a finished game, a seat not ``actor``, and a missing generator; reads the generator
  * into ``call->rng``; 0 or -1. */
 int gsb_turn(GsbCall *call, int over, int actor);
@@ -46,12 +42,12 @@ PyObject *gsb_run(GsbCall *call, const GsGame *game, const void *root, GsbRun ru
                   const void *data, const char *apply_failed);
 
 /* -- the other wrappers' shared pieces ------------------------------------------------------ */
-/* ``(seat)`` checked with ``int_check`` (NULL: arg_int) against ``num_players``; 0 or -1. */
-int gsb_seat_arg(PyObject *args, int num_players, GsbIntCheck int_check, long *seat);
+/* ``(seat)`` checked with arg_int against ``num_players``; 0 or -1. */
+int gsb_seat_arg(PyObject *args, int num_players, long *seat);
 /* ``(seat, rng_state)``: the seat as gsb_seat_arg, the generator, which must be present (else
  * ValueError ``missing``); 0 or -1. */
-int gsb_seat_rng_args(PyObject *args, int num_players, GsbIntCheck int_check, long *seat,
-                      Rng *rng, const char *missing);
+int gsb_seat_rng_args(PyObject *args, int num_players, long *seat, Rng *rng,
+                      const char *missing);
 /* ``(rng_state)`` with a generator present (else ValueError ``missing``); 0 or -1. */
 int gsb_rng_arg(PyObject *args, Rng *rng, const char *missing);
 /* A bot's generator from ``rng_obj``, refusing a finished game (``over``) and a missing

@@ -924,7 +924,7 @@ static PyObject *NiGame_evaluate(NiGameObject *self, PyObject *args) {
 /* view(seat) -> NipponGame: ``seat``'s view (ni_view, State.view), without a generator. */
 static PyObject *NiGame_view(NiGameObject *self, PyObject *args) {
     long seat;
-    if (gsb_seat_arg(args, self->game.num_players, NULL, &seat) < 0) return NULL;
+    if (gsb_seat_arg(args, self->game.num_players, &seat) < 0) return NULL;
     NiGameObject *out = ni_alloc();
     if (out) ni_view(&self->game, (int)seat, &out->game);
     return (PyObject *)out;
@@ -935,7 +935,7 @@ static PyObject *NiGame_view(NiGameObject *self, PyObject *args) {
 static PyObject *NiGame_determinize(NiGameObject *self, PyObject *args) {
     long seat;
     Rng rng;
-    if (gsb_seat_rng_args(args, self->game.num_players, NULL, &seat, &rng,
+    if (gsb_seat_rng_args(args, self->game.num_players, &seat, &rng,
                           "a determinization needs a generator") < 0)
         return NULL;
     NiGameObject *out = ni_alloc();
@@ -979,7 +979,7 @@ static int run_ni_search(const void *root, int seat, const GsOptions *options, c
 
 static PyObject *NiGame_search(NiGameObject *self, PyObject *args) {
     GsbCall call;
-    if (gsb_parse(args, 1, self->game.num_players, NI_BOT_HEURISTIC, NULL, &call) < 0) return NULL;
+    if (gsb_parse(args, 1, self->game.num_players, NI_BOT_HEURISTIC, &call) < 0) return NULL;
     PyObject *weights_tuple = tuple_of(call.extra, NI_BOT_HEURISTIC,
                                        "search: weights (one tuple per bot 1..3)");
     if (!weights_tuple) return NULL;
