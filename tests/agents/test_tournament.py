@@ -116,7 +116,7 @@ def test_default_config_is_valid_and_names_bundled_agents():
     names = [entry.spec.partition(":")[0] for entry in config.agents]
     assert {"random", "greedy", "heuristic", "mcts"} <= set(names)
     assert set(names) <= set(AGENTS)
-    assert all(entry.optional for entry in config.agents if entry.spec.startswith("ppo"))
+    assert all(entry.optional for entry in config.agents if entry.spec.startswith(("ppo", "az")))
 
 
 # ---------------------------------------------------------------------------------------------
