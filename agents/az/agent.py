@@ -10,7 +10,12 @@ leaves batched through torch (``batch``). The two make the same kind of search, 
 choices: the core keeps the prior of every action where the Python tree masks the leaf's
 illegal ones, and starts an unvisited action at its node's own value.
 ``temperature`` (native only): the prior is softmax(logits / temperature); above 1 it spreads
-the visits of a peaked policy. With neither ``ms`` nor ``sims`` the budget
+the visits of a peaked policy.
+
+``search=gated``: instead of PUCT, ``ismcts``'s search (ranked candidates, progressive
+widening, heuristic rollouts, the gate) with the network ranking the root's candidates: the
+network's choice stands unless a candidate's rollouts beat it by ``z`` standard errors; the
+nodes below the root keep the heuristic's ranking (one forward pass a decision). With neither ``ms`` nor ``sims`` the budget
 is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice);
 ``sims=1`` is the network alone (one forward pass, the most probable legal action).
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
@@ -42,6 +47,7 @@ from agents.az.search import (
     SearchSettings,
     run_searches,
 )
+from agents.bots.ismcts import ISMCTSAgent
 from airships_env.bot_config import HeuristicConfig
 from airships_env.native import NativeGame
 from airships_env.policy import Decision
@@ -65,6 +71,7 @@ class AZAgent:
         threads: int = 1,
         engine: str = "native",
         temperature: float = 1.0,
+        search: str = "puct",
         name: str = "az",
     ):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
@@ -84,6 +91,14 @@ class AZAgent:
             raise ValueError(f"az option batch must be a whole number >= 1, got {batch!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"az option threads must be a whole number >= 1, got {threads!r}")
+        if search not in ("puct", "gated"):
+            raise ValueError(f"az option search must be puct or gated, got {search!r}")
+        if search == "gated" and engine != "native":
+            raise ValueError("az option search=gated needs engine=native")
+        self.search_kind = search
+        self._gated: ISMCTSAgent | None = None
+        if search == "gated":
+            self._gated = ISMCTSAgent(ms=ms, sims=sims, margin_weight=margin_weight)
         if engine not in ("native", "python"):
             raise ValueError(f"az option engine must be native or python, got {engine!r}")
         if (
@@ -157,7 +172,10 @@ class AZAgent:
         if self.net is None:
             self.net = self._bundled(view.num_players)
         self.check_table(view.num_players)
-        if self.engine == "native":
+        if self._gated is not None:
+            seed = int(self.rng.integers(2**63))
+            action, _stats = self._gated.search(view, seed, rank_net=self.native_net())
+        elif self.engine == "native":
             action = self.native_search(view.handle, self.rng)
         else:
             action = self.search(view.handle, self.rng).best_action()

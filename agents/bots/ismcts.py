@@ -154,8 +154,12 @@ class ISMCTSAgent:
             raise RuntimeError(f"ismcts chose {action}, not among the legal {list(legal)}")
         return action
 
-    def search(self, game: NativeGame, seed: int) -> tuple[int, SearchStats]:
-        """Search the decision of the player to act in ``game`` (only its public view is read)."""
+    def search(
+        self, game: NativeGame, seed: int, rank_net: object | None = None
+    ) -> tuple[int, SearchStats]:
+        """Search the decision of the player to act in ``game`` (only its public view is read).
+        ``rank_net``: a network of the core (``make_net``) that ranks the root's candidates in
+        place of the heuristic (the ``az`` agent's ``search=gated``)."""
         action, simulations, actions, nodes, root = game.handle.search(
             sims=self.sims or 0,
             seconds=(self.ms or 0.0) / 1000.0,
@@ -169,6 +173,7 @@ class ISMCTSAgent:
             seed=seed,
             greedy=self._greedy,
             heuristic=self._heuristic,
+            rank_net=rank_net,
         )
         self.last_stats = SearchStats(simulations, actions, nodes, tuple(root))
         return int(action), self.last_stats

@@ -207,6 +207,8 @@ def test_registry_builds_az_and_checks_options() -> None:
         "az:engine=gpu",
         "az:temperature=0",
         "az:engine=python,temperature=2",
+        "az:search=beam",
+        "az:engine=python,search=gated",
     )
     for bad in bad_specs:
         with pytest.raises(ValueError):
@@ -235,3 +237,19 @@ def test_a_network_for_another_table_is_refused(net_path: str) -> None:
 
     with pytest.raises(TableFitError, match="trained for 2 players, this table has 4"):
         make_agent(f"az:path={net_path}", num_players=4)
+
+
+def test_gated_search_reads_the_public_view_only(net_path: str) -> None:
+    """``search=gated``: ismcts with the network ranking the root; the same public view and
+    generator give the same legal choice whatever the hidden cards."""
+    state = _decision_state(seed=4)
+    chosen = []
+    for world in (1, 2):
+        true_state = determinize(state, np.random.default_rng(world))
+        agent = AZAgent(sims=40, path=net_path, search="gated")
+        agent.reset(state.current_player, 2, np.random.default_rng(42))
+        decision = Decision(
+            true_state, true_state.current_player, tuple(true_state.legal_actions())
+        )
+        chosen.append(agent.act(decision))
+    assert chosen[0] == chosen[1] and chosen[0] in state.legal_actions()

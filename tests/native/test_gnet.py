@@ -221,3 +221,50 @@ def test_bad_networks_are_refused(args: tuple, message: str) -> None:  # type: i
         require().make_net(*args)
     with pytest.raises(TypeError, match="make_net"):
         require().net_forward(object(), b"")
+
+
+def ismcts(game: NativeGame, **options: object) -> tuple:  # type: ignore[type-arg]
+    """The core's ismcts (``Game.search``) with Airships' defaults, ``options`` on top."""
+    from airships_env.bot_config import GreedyConfig
+
+    settings = {
+        "sims": 60,
+        "seconds": 0.0,
+        "rollout": 3,
+        "candidates": 4,
+        "c": 0.7,
+        "margin_weight": 0.2,
+        "widening": 1.0,
+        "max_nodes": 100_000,
+        "seed": 5,
+        "greedy": GreedyConfig().native(),
+        "heuristic": HEURISTIC,
+        "z": 1.0,
+    }
+    settings.update(options)
+    return game.public_view().handle.search(**settings)
+
+
+def test_a_network_ranks_the_root_candidates_of_ismcts(net2: object) -> None:
+    """``rank_net``: the root's candidates are the network's best (by logit), in its order (the
+    heuristic's ranking, without it, differs)."""
+    differs = False
+    for seed in (2, 3, 4):
+        game = decision(2, seed=seed)
+        logits = np.array(
+            require().net_forward(net2, game.observe(game.current_player).tobytes())[0]
+        )
+        legal = game.legal_actions()
+        best_first = sorted(legal, key=lambda a: (-logits[a], a))
+        *_counts, root = ismcts(game, rank_net=net2)
+        assert [row[0] for row in root] == best_first[: min(4, len(legal))]
+        *_counts, by_heuristic = ismcts(game)
+        differs |= [row[0] for row in by_heuristic] != [row[0] for row in root]
+    assert differs
+
+
+def test_a_bad_rank_net_is_refused(net2: object) -> None:
+    with pytest.raises(ValueError, match="rank_net is for another table size"):
+        ismcts(NativeGame.new(3, seed=1), rank_net=net2)
+    with pytest.raises(TypeError, match="make_net"):
+        ismcts(decision(2, seed=1), rank_net=object())

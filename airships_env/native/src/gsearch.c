@@ -342,6 +342,34 @@ static int simulate_net(Search *s, const void *root, int seat) {
     return GS_OK;
 }
 
+/* The root's legal actions (``s->legal``) ranked by ``rank_net``'s logits, best first (ties:
+ * action order), into ``s->root_ranked``; their number, or -1 without memory. */
+static int net_rank(Search *s, const void *root, int n_legal) {
+    const GsGame *g = s->game;
+    const GnNet *net = s->options->rank_net;
+    float *observation = malloc(sizeof(float) * (size_t)net->n_inputs);
+    float *logits = malloc(sizeof(float) * (size_t)net->n_actions);
+    if (!observation || !logits) {
+        free(observation);
+        free(logits);
+        return -1;
+    }
+    g->observe(root, g->current_player(root), observation);
+    gn_forward(net, observation, logits, NULL);
+    for (int i = 0; i < n_legal; i++) { /* insertion sort, descending by logit, stable */
+        int16_t action = s->legal[i];
+        int j = i - 1;
+        while (j >= 0 && logits[s->root_ranked[j]] < logits[action]) {
+            s->root_ranked[j + 1] = s->root_ranked[j];
+            j--;
+        }
+        s->root_ranked[j + 1] = action;
+    }
+    free(observation);
+    free(logits);
+    return n_legal;
+}
+
 static int compare_actions(const void *a, const void *b) {
     return (int)*(const int16_t *)a - (int)*(const int16_t *)b;
 }
@@ -352,6 +380,9 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
     if (o->rollout >= 0 && !game->evaluate) return 1;
     if (o->candidates < 0 || o->max_nodes < 0 || !(o->z >= 0)) return 1;
     if (o->candidates > 0 && (!game->rank || !(o->widening > 0) || o->prior > 0)) return 1;
+    if (o->rank_net && (o->candidates <= 0 || !game->observe || !game->observation_size ||
+                        o->rank_net->n_actions != game->max_actions))
+        return 1;
     if (o->z > 0 && o->candidates <= 0) return 1;
     if (o->net) {
         const GnNet *net = o->net;
@@ -385,6 +416,8 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     if (game->is_terminal(root)) return GS_GAME_OVER;
     if (options->net && (options->net->n_inputs != game->observation_size(root) ||
                          options->net->n_values != game->num_players(root)))
+        return GS_BAD_OPTIONS;
+    if (options->rank_net && options->rank_net->n_inputs != game->observation_size(root))
         return GS_BAD_OPTIONS;
     double started = now_seconds();
     Search s;
@@ -423,7 +456,9 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
             status = GS_OK;
             goto done;
         }
-        int n = game->rank(root, s.legal, n_legal, s.root_ranked);
+        int n = options->rank_net ? net_rank(&s, root, n_legal)
+                                  : game->rank(root, s.legal, n_legal, s.root_ranked);
+        if (n < 0) goto done;
         s.n_root_ranked = n < options->candidates ? n : options->candidates;
         if (s.n_root_ranked == 1) {
             result->action = s.root_ranked[0];

@@ -106,6 +106,10 @@ typedef struct {
     const double *noise;   /* max_actions entries mixed into the root's prior, or NULL */
     double noise_fraction; /* the noise's share of the root prior */
     double temperature;    /* the prior is softmax(logits / temperature) (> 0; 0 counts as 1) */
+    /* Ranked candidates only: the root's actions ranked by this network's logits for the acting
+     * seat's observation of the root (needs ``observe``), in place of the game's ``rank``; the
+     * nodes below the root keep the game's rank. NULL: the game's rank everywhere. */
+    const GnNet *rank_net;
 } GsOptions;
 
 typedef struct {

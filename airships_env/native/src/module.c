@@ -782,24 +782,38 @@ static PyObject *root_rows(int n, const int16_t *actions, const int32_t *visits,
 }
 
 /* search(sims, seconds, rollout, candidates, c, margin_weight, widening, max_nodes, seed,
- *        greedy, heuristic, z=0) -> (action, simulations, actions, nodes,
+ *        greedy, heuristic, z=0, rank_net=None) -> (action, simulations, actions, nodes,
  *                                    ((action, visits, mean, standard error)...))
  * ISMCTS for the player to act on this game's public view: the generic search (gsearch.c) with
  * Airships filling its game (airships_search.c) and its ranked candidates, progressive widening,
- * gate and forced moves skipped turned on; the game is not changed. The GIL is released while
+ * gate and forced moves skipped turned on (``rank_net``, a make_net network: the root's candidates
+ * ranked by its logits instead of the heuristic); the game is not changed. The GIL is released while
  * searching (the search works on its own copies and its own generator, seeded from ``seed``). */
 static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"sims", "seconds", "rollout", "candidates", "c", "margin_weight",
-                               "widening", "max_nodes", "seed", "greedy", "heuristic", "z", NULL};
+    static char *keywords[] = {"sims",      "seconds",   "rollout", "candidates", "c",
+                               "margin_weight", "widening", "max_nodes", "seed", "greedy",
+                               "heuristic", "z", "rank_net", NULL};
     long long sims;
     unsigned long long seed;
     double seconds, c, margin_weight, widening, z = 0.0;
     int rollout, candidates, max_nodes;
-    PyObject *greedy_obj, *heuristic_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|d", keywords, &sims, &seconds,
+    PyObject *greedy_obj, *heuristic_obj, *rank_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|dO", keywords, &sims, &seconds,
                                      &rollout, &candidates, &c, &margin_weight, &widening,
-                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z))
+                                     &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z,
+                                     &rank_obj))
         return NULL;
+    const GnNet *rank_net = NULL;
+    if (rank_obj != Py_None) {
+        rank_net = gnet_from(rank_obj);
+        if (!rank_net) return NULL;
+        if (rank_net->n_actions != NUM_ACTIONS ||
+            rank_net->n_inputs != obs_size(self->game.num_players)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "rank_net is for another table size or game (observation, actions)");
+            return NULL;
+        }
+    }
     if (sims < 0 || !(seconds >= 0.0) || seconds > 3600.0 || (sims == 0 && seconds == 0.0)) {
         /* PyErr_Format has no %g: the number is formatted by PyOS_double_to_string */
         char *text = PyOS_double_to_string(seconds, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
@@ -855,7 +869,7 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
     GsOptions options = {
         .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
         .rollout = -1, .playout = rollout, .candidates = candidates, .widening = widening,
-        .z = z, .skip_forced = 1, .max_nodes = max_nodes,
+        .z = z, .skip_forced = 1, .max_nodes = max_nodes, .rank_net = rank_net,
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean,
                        work->root_error, 0};
