@@ -171,6 +171,10 @@ enum { AU_BOT_RANDOM = 1, AU_BOT_GREEDY = 2, AU_BOT_HEURISTIC = 3 };
 /* ``seat``'s observation (observation.encode_observation) into ``out`` (AU_OBS_SIZE floats); it
  * reads only what the seat may see (V1-V3), so the true state gives the view's vector. */
 void au_observe(const AuGame *game, int seat, float *out);
+/* The same, reading the rules' parameters from ``config``, which must equal the game's own
+ * (``game->config``): a batch passes its one config, so that its thousand games read one copy
+ * that stays in the cache instead of a copy each. */
+void au_observe_with(const AuGame *game, const AuConfig *config, int seat, float *out);
 /* The bot ``kind``'s choice for the seat to act (australia_bots.c): the Python bot's decision,
  * drawing from ``rng`` (the bot's own generator) exactly when and what it draws. The game must
  * not be over. */

@@ -36,6 +36,9 @@ static int apply(void *state, int action) {
     return 0;
 }
 static void observe(const void *state, int seat, float *out) { au_observe(state, seat, out); }
+static void observe_shared(const void *state, const void *config, int seat, float *out) {
+    au_observe_with(state, config, seat, out); /* every game was dealt with this config */
+}
 static int bot_action(const void *state, int bot, const void *config, double setting, Rng *rng,
                       void *memory) {
     return au_bot_action(state, bot, rng);
@@ -82,6 +85,7 @@ static const GbGame AU_BATCH = {
     .legal_actions = legal_actions,
     .apply = apply,
     .observe = observe,
+    .observe_shared = observe_shared,
     .bot_action = bot_action,
     .finish = finish,
     .export_dict = export_dict,

@@ -137,6 +137,12 @@ static void start_episode(GbBatch *self, int index) {
     BUF(self, B_STEPS, int32_t)[index] = 0;
 }
 
+/* ``seat``'s observation of a slot's game into ``out`` (GbGame.observe_shared when given). */
+static void observe_slot(const GbBatch *self, const void *state, int seat, float *out) {
+    if (self->game->observe_shared) self->game->observe_shared(state, self->config, seat, out);
+    else self->game->observe(state, seat, out);
+}
+
 static int is_python_seat(int controller) {
     return controller == GB_CONTROL_LEARNER || controller >= GB_CONTROL_EXTERNAL;
 }
@@ -156,8 +162,8 @@ static void end_of_episode(GbBatch *self, int index, int truncated) {
     } else {
         BUF(self, B_TERMINATED, uint8_t)[index] = 1;
     }
-    self->game->observe(state, slot->learner,
-                        BUF(self, B_FINAL_OBS, float) + (size_t)index * self->obs_size);
+    observe_slot(self, state, slot->learner,
+                 BUF(self, B_FINAL_OBS, float) + (size_t)index * self->obs_size);
 }
 
 /* An episode the core could not go on with (see GbGame.apply) ends truncated; 1 when the slot
@@ -230,7 +236,7 @@ static void write_outputs(GbBatch *self, int index) {
     int actor = g->actor(state);
     BUF(self, B_ACTING, int8_t)[index] = (int8_t)actor;
     BUF(self, B_CONTROLLER, int8_t)[index] = slot->controllers[actor];
-    g->observe(state, actor, obs);
+    observe_slot(self, state, actor, obs);
 }
 
 static void clear_step_outputs(GbBatch *self, int index) {
@@ -421,7 +427,7 @@ static PyObject *gb_observe(GbBatch *self, PyObject *args) {
         if (seat[i] < 0)
             memset(row, 0, sizeof(float) * (size_t)self->obs_size);
         else
-            self->game->observe(slot_state(self, i), seat[i], row);
+            observe_slot(self, slot_state(self, i), seat[i], row);
     }
     batch_unlock(self);
     Py_END_ALLOW_THREADS

@@ -89,6 +89,10 @@ typedef struct {
      * episode ends truncated). */
     int (*apply)(void *state, int action);
     void (*observe)(const void *state, int seat, float *out);
+    /* The same reading the batch's config, which equals every game's own (optional: when given
+     * the batch calls it instead of ``observe``; a game that copies its config into each state
+     * reads one shared copy, cache-resident, instead of a thousand). */
+    void (*observe_shared)(const void *state, const void *config, int seat, float *out);
     /* A bot's memory at the start of an episode (optional; memory_size > 0 needs it). */
     void (*reset_memory)(void *memory);
     /* The bot ``bot`` (GB_BOT_FIRST..GB_BOT_LAST) for the seat to act, drawing from ``rng``. */
