@@ -89,9 +89,12 @@ typedef struct {
      * episode ends truncated). */
     int (*apply)(void *state, int action);
     void (*observe)(const void *state, int seat, float *out);
-    /* The same reading the batch's config, which equals every game's own (optional: when given
-     * the batch calls it instead of ``observe``; a game that copies its config into each state
-     * reads one shared copy, cache-resident, instead of a thousand). */
+    /* Optional: ``legal_actions``, ``apply`` and ``observe`` reading the batch's config, which
+     * equals the config every game of the batch was dealt with; the batch calls each one given
+     * instead of its twin. A game that copies its config into every state then reads one copy
+     * that stays in the cache instead of a thousand that miss it. */
+    int (*legal_actions_shared)(const void *state, const void *config, int16_t *out);
+    int (*apply_shared)(void *state, const void *config, int action);
     void (*observe_shared)(const void *state, const void *config, int seat, float *out);
     /* A bot's memory at the start of an episode (optional; memory_size > 0 needs it). */
     void (*reset_memory)(void *memory);
