@@ -49,7 +49,8 @@ _Static_assert(O_END == AU_OBS_SIZE, "AU_OBS_SIZE is the layout's size");
 
 /* Exact float32 quotients k / 9.0 and k / 5.0, each ``(float)((double)k / d)`` folded by the
  * compiler with the IEEE rounding of the division at run time (FLT_EVAL_METHOD 0): the region
- * sums and the stacks read them instead of dividing. A count past the table divides. */
+ * sums and the stacks read them instead of dividing. A count past NINTHS (only an extreme data
+ * file makes one) divides. */
 #define QUOTIENTS 256
 #define NINTH(k) ((float)((k) / 9.0))
 #define FIFTH(k) ((float)((k) / 5.0))
@@ -61,15 +62,22 @@ static const float NINTHS[QUOTIENTS] = {T256(NINTH, 0)};
 static const float FIFTHS[QUOTIENTS] = {T256(FIFTH, 0)};
 
 static inline float ninth(int k) { return k >= 0 && k < QUOTIENTS ? NINTHS[k] : NINTH(k); }
-static inline float fifth(int k) { return k >= 0 && k < QUOTIENTS ? FIFTHS[k] : FIFTH(k); }
 
 /* A location's counts for the region sums, four 16-bit lanes of one word: all its rangers, the
  * seat's own, 1 if it is empty, 1 if it is open to the seat (empty or only the seat's own). A
- * region's four sums are then one addition per location entry. No lane overflows: a location
- * holds at most 5 x AU_MAX_RANGERS = 200 rangers and a region lists at most AU_MAX_LOCATIONS
- * entries, 200 x 64 < 65536. */
+ * region's four sums are the sum of its locations' words. Every region starts as if all its
+ * locations were empty (EMPTY_LOCATION times their number) and each location with a ranger adds
+ * its difference from an empty one to the regions it borders: integer arithmetic modulo 2^64,
+ * exact whatever the borrows between lanes on the way, since no final lane overflows: a location
+ * holds at most 5 x AU_MAX_RANGERS = 200 rangers and a region has at most AU_MAX_LOCATIONS
+ * locations, 200 x 64 < 65536. */
+#define PACK(total, own, empty, open)                                                        \
+    ((uint64_t)(total) | (uint64_t)(own) << 16 | (uint64_t)(empty) << 32 |                    \
+     (uint64_t)(open) << 48)
+#define EMPTY_LOCATION PACK(0, 0, 1, 1)
 #define LANE(word, k) ((int)((word) >> (16 * (k)) & 0xFFFFu))
 _Static_assert(AU_MAX_PLAYERS * AU_MAX_RANGERS * AU_MAX_LOCATIONS < 65536, "a lane holds a sum");
+_Static_assert(AU_MAX_LOCATIONS < QUOTIENTS, "a region's empty and open counts are in FIFTHS");
 
 void au_observe(const AuGame *g, int seat, float *out) {
     au_observe_with(g, &g->config, seat, out);
@@ -90,22 +98,28 @@ void au_observe_with(const AuGame *g, const AuConfig *c, int seat, float *out) {
     out[O_ROUND] = (float)((double)g->round / c->round_scale);
     if (g->end_triggered) out[O_LAST_ROUND] = 1.0f;
     if (c->full_game) out[O_FULL_GAME] = 1.0f;
-    /* the map: location kinds, rangers; region colours, water, tiles and the region sums */
-    uint64_t counts[AU_MAX_LOCATIONS];
+    /* the map: location kinds and rangers, each occupied location's part of the region sums */
+    uint64_t sums[AU_NUM_REGIONS];
+    for (int r = 0; r < AU_NUM_REGIONS; r++)
+        sums[r] = (uint64_t)c->region_num_locations[r] * EMPTY_LOCATION;
     for (int loc = 0; loc < c->num_locations; loc++) {
         out[O_LOCATION_KIND + loc * 2 + c->location_ship[loc]] = 1.0f;
         const int8_t *held = g->rangers[loc];
-        float *row = out + O_LOCATION_RANGERS + loc * MAX_SEATS;
-        int total = 0;
-        for (int k = 0; k < n; k++) {
-            int here = held[rel[k]];
-            total += here;
-            if (here) row[k] = (float)(here / 4.0);
+        int total = 0, any = 0;
+        for (int s = 0; s < n; s++) {
+            total += held[s];
+            any |= held[s];
         }
+        if (!any) continue; /* empty: zeros, and already counted in its regions' sums */
+        float *row = out + O_LOCATION_RANGERS + loc * MAX_SEATS;
+        for (int k = 0; k < n; k++)
+            if (held[rel[k]]) row[k] = (float)(held[rel[k]] / 4.0);
         int own = held[seat];
-        counts[loc] = (uint64_t)total | (uint64_t)own << 16 | (uint64_t)(total == 0) << 32 |
-                      (uint64_t)(total == own) << 48;
+        uint64_t change = PACK(total, own, total == 0, total == own) - EMPTY_LOCATION;
+        for (int i = 0; i < c->location_num_regions[loc]; i++)
+            sums[c->location_regions[loc][i]] += change;
     }
+    /* the regions: colour, water, conservation, tile and the sums */
     for (int r = 0; r < AU_NUM_REGIONS; r++) {
         out[O_REGION_COLOUR + r * AU_NUM_COLOURS + c->region_colour[r]] = 1.0f;
         out[O_REGION_WATER + r] = (float)c->region_water[r];
@@ -113,13 +127,10 @@ void au_observe_with(const AuGame *g, const AuConfig *c, int seat, float *out) {
         int value = g->tile_value[r];
         int column = !value ? 1 : g->tile_up[r] ? 2 + value - AU_MIN_TILE : 0; /* gone, down */
         out[O_REGION_TILE + r * TILE_COLUMNS + column] = 1.0f;
-        uint64_t sums = 0;
-        for (int i = 0; i < c->region_num_locations[r]; i++)
-            sums += counts[c->region_locations[r][i]];
-        out[O_REGION_RANGERS + r] = ninth(LANE(sums, 0));
-        out[O_REGION_OWN + r] = ninth(LANE(sums, 1));
-        out[O_REGION_EMPTY + r] = fifth(LANE(sums, 2));
-        out[O_REGION_OPEN + r] = fifth(LANE(sums, 3));
+        out[O_REGION_RANGERS + r] = ninth(LANE(sums[r], 0));
+        out[O_REGION_OWN + r] = ninth(LANE(sums[r], 1));
+        out[O_REGION_EMPTY + r] = FIFTHS[LANE(sums[r], 2)];
+        out[O_REGION_OPEN + r] = FIFTHS[LANE(sums[r], 3)];
     }
     /* the seats: hand .. played, planes, the ranger track */
     for (int t = 0; t < AU_NUM_CARD_TYPES; t++) out[O_HAND + t] = (float)g->hands[seat][t];
