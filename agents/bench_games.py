@@ -213,10 +213,25 @@ def native_engine_rate(
     return {"decisions_per_s": rate, "games_per_s": rate / (counts["decisions"] / counts["games"])}
 
 
+def choose_each(chooser: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """A uniformly random legal action of each row of ``masks`` (-1 for a row without one), as
+    :func:`_choose` picks for one mask: the legal actions' indices, then one integer draw."""
+    games, num_actions = masks.shape
+    legal = np.flatnonzero(masks)  # ascending, so row by row
+    edges = np.searchsorted(legal, np.arange(games + 1) * num_actions)
+    starts, counts = edges[:-1], np.diff(edges)
+    picks = starts + chooser.integers(np.maximum(counts, 1))
+    chosen = np.full(games, -1, dtype=np.int32)
+    rows = np.flatnonzero(counts)
+    chosen[rows] = legal[picks[rows]] - rows * num_actions
+    return chosen
+
+
 def native_env_rate(game: str, num_players: int, seconds: float, games: int = 1024) -> float | None:
     """Steps per CPU second of the game's native batch (its rules offer ``native_batch``), every
     seat a Python seat (an observation and a mask at every step), random legal actions chosen
-    with numpy; None when the game has no native core or it is not built."""
+    with numpy as the Python environment's are (:func:`choose_each`: one draw per game, not
+    one per action); None when the game has no native core or it is not built."""
     from airships_env import native
 
     make = getattr(get_game(game), "native_batch", None)
@@ -225,12 +240,9 @@ def native_env_rate(game: str, num_players: int, seconds: float, games: int = 10
     batch = make(games, num_players, 1)
     batch.reset()
     chooser = np.random.default_rng(0)
-    actions = np.zeros(games, dtype=np.int32)
 
     def step() -> int:
-        scores = chooser.random(batch.masks.shape, dtype=np.float32) * batch.masks
-        actions[:] = scores.argmax(axis=1)
-        batch.step(actions)
+        batch.step(choose_each(chooser, batch.masks))
         return games
 
     return timed(step, seconds)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
-from agents.bench_games import bench_game, bot_name
+from agents.bench_games import bench_game, bot_name, choose_each
 from agents.cli import main
 from airships_env import native
 from airships_env.registry import games, get_game
@@ -106,3 +107,18 @@ def test_bench_bad_choices_are_clear_errors(
 def test_bench_game_rejects_a_player_count_the_game_lacks() -> None:
     with pytest.raises(ValueError, match="clockwork: --players must be one of"):
         bench_game("clockwork", 0.001, num_players=7, log=lambda _text: None)
+
+
+def test_choose_each_picks_a_legal_action_per_row_uniformly() -> None:
+    masks = np.zeros((4000, 12), dtype=bool)
+    masks[:, [1, 4, 11]] = True
+    masks[7] = False  # a row without a legal action is left alone (-1)
+    masks[9, :] = False
+    masks[9, 0] = True
+    chosen = choose_each(np.random.default_rng(0), masks)
+    assert chosen.dtype == np.int32 and chosen[7] == -1 and chosen[9] == 0
+    rows = np.flatnonzero(masks.any(axis=1))
+    assert masks[rows, chosen[rows]].all()
+    counts = np.bincount(chosen[chosen >= 0], minlength=12)
+    assert set(np.flatnonzero(counts)) == {0, 1, 4, 11}
+    assert min(counts[[1, 4, 11]]) > 1200  # each about a third of 3,998 draws

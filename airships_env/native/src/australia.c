@@ -82,29 +82,26 @@ static int is_open_to(const AuGame *g, int loc, int seat) { /* A3/D2 */
     return 1;
 }
 
-static int region_rangers(const AuGame *g, int region) { /* P2 */
-    const AuConfig *c = &g->config;
+static int region_rangers(const AuConfig *c, const AuGame *g, int region) { /* P2 */
     int total = 0;
     for (int i = 0; i < c->region_num_locations[region]; i++)
         total += location_total(g, c->region_locations[region][i]);
     return total;
 }
 
-static int conservation_complete(const AuGame *g, int region) { /* P1 */
-    const AuConfig *c = &g->config;
+static int conservation_complete(const AuConfig *c, const AuGame *g, int region) { /* P1 */
     if (!g->conservation[region]) return 0;
     for (int i = 0; i < c->region_num_locations[region]; i++)
         if (location_total(g, c->region_locations[region][i]) == 0) return 0;
     return 1;
 }
 
-static int industrialization_complete(const AuGame *g, int region) { /* P2 */
+static int industrialization_complete(const AuConfig *c, const AuGame *g, int region) { /* P2 */
     int value = g->tile_value[region];
-    return value > 0 && g->tile_up[region] && region_rangers(g, region) == value;
+    return value > 0 && g->tile_up[region] && region_rangers(c, g, region) == value;
 }
 
-static int windmill_eligible(const AuGame *g, int seat) { /* W3 */
-    const AuConfig *c = &g->config;
+static int windmill_eligible(const AuConfig *c, const AuGame *g, int seat) { /* W3 */
     if (!c->full_game || g->windmill_region < 0) return 0;
     int plane = g->plane[seat];
     if (plane < 0) return 0;
@@ -118,8 +115,7 @@ static int any_stack(const AuGame *g) {
     return 0;
 }
 
-static int own_in_plane_region(const AuGame *g, int seat) {
-    const AuConfig *c = &g->config;
+static int own_in_plane_region(const AuConfig *c, const AuGame *g, int seat) {
     int plane = g->plane[seat];
     for (int i = 0; i < c->region_num_locations[plane]; i++)
         if (g->rangers[c->region_locations[plane][i]][seat] > 0) return 1;
@@ -128,8 +124,7 @@ static int own_in_plane_region(const AuGame *g, int seat) {
 
 /* A3: the locations the pending card may place on, ascending, into ``out`` (may be NULL: only
  * counted); returns their number. */
-static int placement_locations(const AuGame *g, int seat, int8_t *out) {
-    const AuConfig *c = &g->config;
+static int placement_locations(const AuConfig *c, const AuGame *g, int seat, int8_t *out) {
     int n = 0;
     if (g->pending_paid && c->recolour_anywhere) { /* D1 anywhere: the whole map */
         for (int loc = 0; loc < c->num_locations; loc++)
@@ -152,8 +147,7 @@ static int placement_locations(const AuGame *g, int seat, int8_t *out) {
 
 /* D2: the locations with an own ranger that has somewhere else to go, as move actions appended
  * to ``out`` (may be NULL: only counted); returns their number. */
-static int move_sources(const AuGame *g, int seat, int16_t *out) {
-    const AuConfig *c = &g->config;
+static int move_sources(const AuConfig *c, const AuGame *g, int seat, int16_t *out) {
     if (g->dollars[seat] < MOVE_COST) return 0;
     int open_count = 0, first_open = -1;
     for (int loc = 0; loc < c->num_locations && open_count < 2; loc++)
@@ -170,16 +164,15 @@ static int move_sources(const AuGame *g, int seat, int16_t *out) {
     return n;
 }
 
-static int can_place_more(const AuGame *g, int seat) {
-    return g->rangers_left > 0 && g->supply[seat] > 0 && placement_locations(g, seat, NULL) > 0;
+static int can_place_more(const AuConfig *c, const AuGame *g, int seat) {
+    return g->rangers_left > 0 && g->supply[seat] > 0 && placement_locations(c, g, seat, NULL) > 0;
 }
 
 /* -- what is legal: each phase writes its actions in ascending order (the table's order) ---- */
-static int action_options(const AuGame *g, int seat, int16_t *out) {
-    const AuConfig *c = &g->config;
+static int action_options(const AuConfig *c, const AuGame *g, int seat, int16_t *out) {
     int n = 0;
     if (g->actions_left == 0) { /* T2: after the second action, D2 moves or the end */
-        n = move_sources(g, seat, out);
+        n = move_sources(c, g, seat, out);
         out[n++] = AU_A_END_TURN;
         return n;
     }
@@ -203,14 +196,13 @@ static int action_options(const AuGame *g, int seat, int16_t *out) {
             int loc = c->region_locations[plane][i];
             if (g->rangers[loc][seat] > 0) out[n++] = (int16_t)(AU_A_TAKE_BACK + loc);
         }
-    return n + move_sources(g, seat, out + n); /* D2 */
+    return n + move_sources(c, g, seat, out + n); /* D2 */
 }
 
-static int place_options(const AuGame *g, int seat, int16_t *out) {
-    const AuConfig *c = &g->config;
+static int place_options(const AuConfig *c, const AuGame *g, int seat, int16_t *out) {
     int most = g->rangers_left < g->supply[seat] ? g->rangers_left : g->supply[seat], n = 0;
     int8_t open[AU_MAX_LOCATIONS];
-    int count = placement_locations(g, seat, open);
+    int count = placement_locations(c, g, seat, open);
     for (int k = 1; k <= most; k++) /* A3 */
         for (int i = 0; i < count; i++)
             out[n++] = (int16_t)(AU_A_PLACE + (k - 1) * AU_MAX_LOCATIONS + open[i]);
@@ -218,7 +210,7 @@ static int place_options(const AuGame *g, int seat, int16_t *out) {
         out[n++] = AU_A_STOP_PLACING; /* W3 */
     } else {
         out[n++] = AU_A_NO_RANGERS; /* A2 (b) */
-        if (windmill_eligible(g, seat)) {
+        if (windmill_eligible(c, g, seat)) {
             int free = c->ranger_areas - g->ranger_track_size;
             int top = most < free ? most : free;
             for (int t = 1; t <= top; t++) out[n++] = (int16_t)(AU_A_RANGER_TRACK + t - 1); /* W3 */
@@ -228,7 +220,10 @@ static int place_options(const AuGame *g, int seat, int16_t *out) {
 }
 
 int au_legal_actions(const AuGame *g, int16_t *out) {
-    const AuConfig *c = &g->config;
+    return au_legal_actions_with(g, &g->config, out);
+}
+
+int au_legal_actions_with(const AuGame *g, const AuConfig *c, int16_t *out) {
     int seat = g->current, n = 0;
     switch (g->phase) {
     case AU_SETUP_DRAW:
@@ -239,8 +234,8 @@ int au_legal_actions(const AuGame *g, int16_t *out) {
     case AU_WINDMILL:
         for (int r = 0; r < AU_NUM_REGIONS; r++) out[n++] = (int16_t)(AU_A_WINDMILL + r);
         return n;
-    case AU_ACTION: return action_options(g, seat, out);
-    case AU_PLACE: return place_options(g, seat, out);
+    case AU_ACTION: return action_options(c, g, seat, out);
+    case AU_PLACE: return place_options(c, g, seat, out);
     case AU_TAKE_BACK: {
         int plane = g->plane[seat];
         for (int i = 0; i < c->region_num_locations[plane]; i++) {
@@ -304,8 +299,9 @@ static void windmill_scoring(AuGame *g, AuRecord *r) { /* W5, W6 */
     g->ranger_track_size = (int8_t)(g->ranger_track_size - half);
 }
 
-static void score_project(AuGame *g, int region, int kind, int value, int initiator, AuRecord *r) {
-    const AuConfig *c = &g->config; /* P3: 3 VP to the initiator, 1 per ranger (2 on a ship) */
+static void score_project(const AuConfig *c, AuGame *g, int region, int kind, int value,
+                          int initiator, AuRecord *r) {
+    /* P3: 3 VP to the initiator, 1 per ranger (2 on a ship) */
     int n = seats(g), points[AU_MAX_PLAYERS] = {0};
     points[initiator] += INITIATOR_VP;
     for (int i = 0; i < c->region_num_locations[region]; i++) {
@@ -322,7 +318,8 @@ static void score_project(AuGame *g, int region, int kind, int value, int initia
 
 /* P4 over the regions an action touched (bit r of ``touched`` for region r): the initiator's
  * plane region first, then region order; conservation before industrialization. */
-static void check_projects(AuGame *g, int initiator, uint32_t touched, AuRecord *r) {
+static void check_projects(const AuConfig *c, AuGame *g, int initiator, uint32_t touched,
+                           AuRecord *r) {
     int plane = g->plane[initiator];
     uint32_t rest = touched;
     if (plane >= 0 && (touched >> plane & 1u)) rest &= ~(1u << plane);
@@ -337,14 +334,14 @@ static void check_projects(AuGame *g, int initiator, uint32_t touched, AuRecord 
             region = __builtin_ctz(rest);
             rest &= rest - 1;
         }
-        if (conservation_complete(g, region)) {
+        if (conservation_complete(c, g, region)) {
             g->conservation[region] = 0;
-            score_project(g, region, AU_CONSERVATION, 0, initiator, r);
+            score_project(c, g, region, AU_CONSERVATION, 0, initiator, r);
         }
-        if (industrialization_complete(g, region)) {
+        if (industrialization_complete(c, g, region)) {
             int value = g->tile_value[region];
             g->tile_value[region] = 0;
-            score_project(g, region, AU_INDUSTRIALIZATION, value, initiator, r);
+            score_project(c, g, region, AU_INDUSTRIALIZATION, value, initiator, r);
         }
     }
 }
@@ -365,17 +362,17 @@ static void begin_turn(AuGame *g, int seat) { /* T1 */
     g->phase = AU_ACTION;
 }
 
-static void end_turn(AuGame *g, AuRecord *r) { /* T3 / E1 / E4 */
+static void end_turn(const AuConfig *c, AuGame *g, AuRecord *r) { /* T3 / E1 / E4 */
     int last = g->current == g->num_players - 1;
-    if (last && (g->end_triggered || g->round >= g->config.max_rounds)) {
-        if (g->config.full_game) windmill_scoring(g, r); /* E2 */
+    if (last && (g->end_triggered || g->round >= c->max_rounds)) {
+        if (c->full_game) windmill_scoring(g, r); /* E2 */
         g->phase = AU_OVER;
         return;
     }
     begin_turn(g, (g->current + 1) % g->num_players);
 }
 
-static void action_done(AuGame *g, AuRecord *r) { /* T1/T2, E1 */
+static void action_done(const AuConfig *c, AuGame *g, AuRecord *r) { /* T1/T2, E1 */
     g->actions_left -= 1;
     if (!any_stack(g))
         for (int s = 0; s < seats(g); s++) {
@@ -389,7 +386,7 @@ static void action_done(AuGame *g, AuRecord *r) { /* T1/T2, E1 */
     g->phase = AU_ACTION;
     if (g->actions_left <= 0) {
         g->actions_left = 0;
-        if (!move_sources(g, g->current, NULL)) end_turn(g, r);
+        if (!move_sources(c, g, g->current, NULL)) end_turn(c, g, r);
     }
 }
 
@@ -400,12 +397,12 @@ static void draw_card(AuGame *g, int seat, int back, AuRecord *r) { /* S4, A4 */
     if (r) r->drawn = (int8_t)colour;
 }
 
-static void setup_draw(AuGame *g, int back, AuRecord *r) { /* S4 */
+static void setup_draw(const AuConfig *c, AuGame *g, int back, AuRecord *r) { /* S4 */
     draw_card(g, g->current, back, r);
     g->setup_draws += 1;
     if (g->setup_draws < AU_HAND_SIZE * g->num_players) {
         g->current = (int8_t)(g->setup_draws % g->num_players);
-    } else if (g->config.full_game) {
+    } else if (c->full_game) {
         g->current = 0;
         g->phase = AU_WINDMILL; /* S6 */
     } else {
@@ -413,8 +410,8 @@ static void setup_draw(AuGame *g, int back, AuRecord *r) { /* S4 */
     }
 }
 
-static void fly(AuGame *g, int seat, int region, AuRecord *r) { /* A1, W2; P5 via P4 */
-    const AuConfig *c = &g->config;
+/* A1, W2; P5 via P4 */
+static void fly(const AuConfig *c, AuGame *g, int seat, int region, AuRecord *r) {
     g->plane[seat] = (int8_t)region;
     if (g->tile_value[region] > 0 && !g->tile_up[region]) {
         g->tile_up[region] = 1;
@@ -427,45 +424,45 @@ static void fly(AuGame *g, int seat, int region, AuRecord *r) { /* A1, W2; P5 vi
             if (r) r->windmill_to = (int8_t)region;
         }
     }
-    check_projects(g, seat, 1u << region, r); /* P5: only this region can change */
-    action_done(g, r);
+    check_projects(c, g, seat, 1u << region, r); /* P5: only this region can change */
+    action_done(c, g, r);
 }
 
-static void finish_play(AuGame *g, uint32_t touched, AuRecord *r) { /* A2 done, A4 */
+/* A2 done, A4 */
+static void finish_play(const AuConfig *c, AuGame *g, uint32_t touched, AuRecord *r) {
     g->pending_card = -1;
     g->pending_paid = 0;
     g->rangers_left = 0;
     g->track_used = 0;
-    check_projects(g, g->current, touched, r);
+    check_projects(c, g, g->current, touched, r);
     if (any_stack(g)) g->phase = AU_DRAW;
-    else action_done(g, r);
+    else action_done(c, g, r);
 }
 
-static void finish_take_back(AuGame *g, AuRecord *r) {
-    const AuConfig *c = &g->config;
+static void finish_take_back(const AuConfig *c, AuGame *g, AuRecord *r) {
     g->taken = 0;
     int plane = g->plane[g->current];
     uint32_t touched = 0;
     for (int i = 0; i < c->region_num_locations[plane]; i++)
         touched |= location_touches(c, c->region_locations[plane][i]);
-    check_projects(g, g->current, touched, r);
-    action_done(g, r);
+    check_projects(c, g, g->current, touched, r);
+    action_done(c, g, r);
 }
 
-static void take_one(AuGame *g, int loc, AuRecord *r) { /* A5 */
+static void take_one(const AuConfig *c, AuGame *g, int loc, AuRecord *r) { /* A5 */
     int seat = g->current;
     g->rangers[loc][seat] -= 1;
     g->supply[seat] += 1;
     g->taken += 1;
-    if (g->taken >= MAX_TAKE_BACK || !own_in_plane_region(g, seat)) finish_take_back(g, r);
+    if (g->taken >= MAX_TAKE_BACK || !own_in_plane_region(c, g, seat)) finish_take_back(c, g, r);
 }
 
-static void act(AuGame *g, int action, AuRecord *r) {
+static void act(const AuConfig *c, AuGame *g, int action, AuRecord *r) {
     int seat = g->current;
     if (action == AU_A_END_TURN) {
-        end_turn(g, r);
+        end_turn(c, g, r);
     } else if (action < AU_A_PLAY) {
-        fly(g, seat, action - AU_A_FLY, r);
+        fly(c, g, seat, action - AU_A_FLY, r);
     } else if (action < AU_A_PLACE) {
         int paying = action >= AU_A_PLAY_PAYING;
         int card = action - (paying ? AU_A_PLAY_PAYING : AU_A_PLAY), back = card / AU_NUM_COLOURS;
@@ -481,7 +478,7 @@ static void act(AuGame *g, int action, AuRecord *r) {
     } else if (action >= AU_A_TAKE_BACK && action < AU_A_DONE_TAKING) {
         g->taken = 0;
         g->phase = AU_TAKE_BACK;
-        take_one(g, action - AU_A_TAKE_BACK, r);
+        take_one(c, g, action - AU_A_TAKE_BACK, r);
     } else if (action >= AU_A_MOVE_FROM && action < AU_A_MOVE_TO) {
         g->dollars[seat] -= MOVE_COST; /* D2 */
         g->move_from = (int8_t)(action - AU_A_MOVE_FROM);
@@ -489,7 +486,7 @@ static void act(AuGame *g, int action, AuRecord *r) {
     }
 }
 
-static void place(AuGame *g, int action, AuRecord *r) {
+static void place(const AuConfig *c, AuGame *g, int action, AuRecord *r) {
     int seat = g->current;
     uint32_t touched = 0;
     if (action >= AU_A_PLACE && action < AU_A_NO_RANGERS) { /* A3 */
@@ -498,33 +495,33 @@ static void place(AuGame *g, int action, AuRecord *r) {
         g->rangers[loc][seat] += (int8_t)count;
         g->supply[seat] -= (int8_t)count;
         g->rangers_left -= (int8_t)count;
-        touched = location_touches(&g->config, loc);
-        finish_play(g, touched, r);
+        touched = location_touches(c, loc);
+        finish_play(c, g, touched, r);
     } else if (action == AU_A_NO_RANGERS) {
         g->vp[seat] += NO_RANGER_VP; /* A2 (b) */
-        finish_play(g, touched, r);
+        finish_play(c, g, touched, r);
     } else if (action == AU_A_STOP_PLACING) {
-        finish_play(g, touched, r);
+        finish_play(c, g, touched, r);
     } else { /* W3: the topmost empty areas, one ranger each */
         int count = action - AU_A_RANGER_TRACK + 1;
         for (int i = 0; i < count; i++) g->ranger_track[g->ranger_track_size++] = (int8_t)seat;
         g->supply[seat] -= (int8_t)count;
         g->rangers_left -= (int8_t)count;
         g->track_used = 1;
-        if (!can_place_more(g, seat)) finish_play(g, touched, r);
+        if (!can_place_more(c, g, seat)) finish_play(c, g, touched, r);
     }
 }
 
-static void move_to(AuGame *g, int loc, AuRecord *r) { /* D2 */
+static void move_to(const AuConfig *c, AuGame *g, int loc, AuRecord *r) { /* D2 */
     int seat = g->current;
     g->rangers[g->move_from][seat] -= 1;
     g->rangers[loc][seat] += 1;
     uint32_t touched =
-        location_touches(&g->config, g->move_from) | location_touches(&g->config, loc);
+        location_touches(c, g->move_from) | location_touches(c, loc);
     g->move_from = -1;
-    check_projects(g, seat, touched, r);
+    check_projects(c, g, seat, touched, r);
     g->phase = AU_ACTION;
-    if (g->actions_left == 0 && !move_sources(g, seat, NULL)) end_turn(g, r);
+    if (g->actions_left == 0 && !move_sources(c, g, seat, NULL)) end_turn(c, g, r);
 }
 
 int au_apply(AuGame *g, int action, AuRecord *r) {
@@ -537,6 +534,10 @@ int au_apply(AuGame *g, int action, AuRecord *r) {
 }
 
 void au_apply_legal(AuGame *g, int action, AuRecord *r) {
+    au_apply_legal_with(g, &g->config, action, r);
+}
+
+void au_apply_legal_with(AuGame *g, const AuConfig *c, int action, AuRecord *r) {
     int seat = g->current;
     if (r) {
         r->turn = g->turn;
@@ -546,22 +547,22 @@ void au_apply_legal(AuGame *g, int action, AuRecord *r) {
         r->n_scorings = 0;
     }
     switch (g->phase) {
-    case AU_SETUP_DRAW: setup_draw(g, action - AU_A_DRAW, r); break;
+    case AU_SETUP_DRAW: setup_draw(c, g, action - AU_A_DRAW, r); break;
     case AU_WINDMILL:
         g->windmill_region = (int8_t)(action - AU_A_WINDMILL); /* S6 */
         begin_turn(g, 0);
         break;
-    case AU_ACTION: act(g, action, r); break;
-    case AU_PLACE: place(g, action, r); break;
+    case AU_ACTION: act(c, g, action, r); break;
+    case AU_PLACE: place(c, g, action, r); break;
     case AU_DRAW:
         draw_card(g, seat, action - AU_A_DRAW, r);
-        action_done(g, r);
+        action_done(c, g, r);
         break;
     case AU_TAKE_BACK:
-        if (action == AU_A_DONE_TAKING) finish_take_back(g, r);
-        else take_one(g, action - AU_A_TAKE_BACK, r);
+        if (action == AU_A_DONE_TAKING) finish_take_back(c, g, r);
+        else take_one(c, g, action - AU_A_TAKE_BACK, r);
         break;
-    case AU_MOVE_TO: move_to(g, action - AU_A_MOVE_TO, r); break;
+    case AU_MOVE_TO: move_to(c, g, action - AU_A_MOVE_TO, r); break;
     default: break;
     }
     g->step += 1;

@@ -158,6 +158,11 @@ int au_legal_actions(const AuGame *game, int16_t *out);
 int au_apply(AuGame *game, int action, AuRecord *record);
 /* Apply an action known to be legal (taken from au_legal_actions); ``record`` may be NULL. */
 void au_apply_legal(AuGame *game, int action, AuRecord *record);
+/* au_legal_actions and au_apply_legal reading the rules' parameters from ``config``, which must
+ * equal the game's own (``game->config``): a batch passes its one config, so that its thousand
+ * games read one copy that stays in the cache instead of a copy each. */
+int au_legal_actions_with(const AuGame *game, const AuConfig *config, int16_t *out);
+void au_apply_legal_with(AuGame *game, const AuConfig *config, int action, AuRecord *record);
 /* The readable name of an action (actions.ACTION_NAMES), into ``out`` (at least 40 bytes). */
 void au_action_name(int action, char *out, int size);
 /* The name of a phase (model.PHASE_NAMES). */
@@ -171,6 +176,8 @@ enum { AU_BOT_RANDOM = 1, AU_BOT_GREEDY = 2, AU_BOT_HEURISTIC = 3 };
 /* ``seat``'s observation (observation.encode_observation) into ``out`` (AU_OBS_SIZE floats); it
  * reads only what the seat may see (V1-V3), so the true state gives the view's vector. */
 void au_observe(const AuGame *game, int seat, float *out);
+/* The same reading ``config``, which must equal ``game->config`` (see au_legal_actions_with). */
+void au_observe_with(const AuGame *game, const AuConfig *config, int seat, float *out);
 /* The bot ``kind``'s choice for the seat to act (australia_bots.c): the Python bot's decision,
  * drawing from ``rng`` (the bot's own generator) exactly when and what it draws. The game must
  * not be over. */

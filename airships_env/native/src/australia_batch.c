@@ -36,6 +36,17 @@ static int apply(void *state, int action) {
     return 0;
 }
 static void observe(const void *state, int seat, float *out) { au_observe(state, seat, out); }
+/* the same reading the batch's config, the one every game was dealt with (gbatch.h) */
+static int legal_actions_shared(const void *state, const void *config, int16_t *out) {
+    return au_legal_actions_with(state, config, out);
+}
+static int apply_shared(void *state, const void *config, int action) {
+    au_apply_legal_with(state, config, action, NULL);
+    return 0;
+}
+static void observe_shared(const void *state, const void *config, int seat, float *out) {
+    au_observe_with(state, config, seat, out);
+}
 static int bot_action(const void *state, int bot, const void *config, double setting, Rng *rng,
                       void *memory) {
     return au_bot_action(state, bot, rng);
@@ -82,6 +93,9 @@ static const GbGame AU_BATCH = {
     .legal_actions = legal_actions,
     .apply = apply,
     .observe = observe,
+    .legal_actions_shared = legal_actions_shared,
+    .apply_shared = apply_shared,
+    .observe_shared = observe_shared,
     .bot_action = bot_action,
     .finish = finish,
     .export_dict = export_dict,

@@ -137,6 +137,24 @@ static void start_episode(GbBatch *self, int index) {
     BUF(self, B_STEPS, int32_t)[index] = 0;
 }
 
+/* A slot's game's legal actions, an action applied, a seat's observation: through the game's
+ * *_shared hooks, reading the batch's one config, when it has them (gbatch.h). */
+static int legal_in_slot(const GbBatch *self, const void *state, int16_t *out) {
+    const GbGame *g = self->game;
+    return g->legal_actions_shared ? g->legal_actions_shared(state, self->config, out)
+                                   : g->legal_actions(state, out);
+}
+static int apply_in_slot(const GbBatch *self, void *state, int action) {
+    const GbGame *g = self->game;
+    return g->apply_shared ? g->apply_shared(state, self->config, action)
+                           : g->apply(state, action);
+}
+static void observe_slot(const GbBatch *self, const void *state, int seat, float *out) {
+    const GbGame *g = self->game;
+    if (g->observe_shared) g->observe_shared(state, self->config, seat, out);
+    else g->observe(state, seat, out);
+}
+
 static int is_python_seat(int controller) {
     return controller == GB_CONTROL_LEARNER || controller >= GB_CONTROL_EXTERNAL;
 }
@@ -156,8 +174,8 @@ static void end_of_episode(GbBatch *self, int index, int truncated) {
     } else {
         BUF(self, B_TERMINATED, uint8_t)[index] = 1;
     }
-    self->game->observe(state, slot->learner,
-                        BUF(self, B_FINAL_OBS, float) + (size_t)index * self->obs_size);
+    observe_slot(self, state, slot->learner,
+                 BUF(self, B_FINAL_OBS, float) + (size_t)index * self->obs_size);
 }
 
 /* An episode the core could not go on with (see GbGame.apply) ends truncated; 1 when the slot
@@ -199,7 +217,7 @@ static void advance(GbBatch *self, int index) {
         void *memory = g->memory_size ? slot_memory(self, index, seat) : NULL;
         int action = g->bot_action(state, slot->controllers[seat], self->config, self->setting,
                                    &slot->seat_rng[seat], memory);
-        if (g->apply(state, action) != 0) {
+        if (apply_in_slot(self, state, action) != 0) {
             if (!cut_episode(self, index)) return;
             continue;
         }
@@ -222,7 +240,7 @@ static void write_outputs(GbBatch *self, int index) {
         return;
     }
     int16_t legal[GB_MAX_ACTIONS];
-    int n_legal = g->legal_actions(state, legal);
+    int n_legal = legal_in_slot(self, state, legal);
     for (int k = 0; k < n_legal; k++) {
         mask[legal[k]] = 1;
         bits[legal[k] >> 6] |= 1ull << (legal[k] & 63);
@@ -230,7 +248,7 @@ static void write_outputs(GbBatch *self, int index) {
     int actor = g->actor(state);
     BUF(self, B_ACTING, int8_t)[index] = (int8_t)actor;
     BUF(self, B_CONTROLLER, int8_t)[index] = slot->controllers[actor];
-    g->observe(state, actor, obs);
+    observe_slot(self, state, actor, obs);
 }
 
 static void clear_step_outputs(GbBatch *self, int index) {
@@ -348,7 +366,7 @@ static PyObject *gb_step(GbBatch *self, PyObject *actions_obj) {
         for (int i = 0; i < self->num_games; i++) {
             clear_step_outputs(self, i);
             if (actions[i] == -1) continue;
-            if (g->apply(slot_state(self, i), actions[i]) != 0) {
+            if (apply_in_slot(self, slot_state(self, i), actions[i]) != 0) {
                 if (!cut_episode(self, i)) {
                     write_outputs(self, i);
                     continue;
@@ -421,7 +439,7 @@ static PyObject *gb_observe(GbBatch *self, PyObject *args) {
         if (seat[i] < 0)
             memset(row, 0, sizeof(float) * (size_t)self->obs_size);
         else
-            self->game->observe(slot_state(self, i), seat[i], row);
+            observe_slot(self, slot_state(self, i), seat[i], row);
     }
     batch_unlock(self);
     Py_END_ALLOW_THREADS

@@ -89,6 +89,13 @@ typedef struct {
      * episode ends truncated). */
     int (*apply)(void *state, int action);
     void (*observe)(const void *state, int seat, float *out);
+    /* Optional: ``legal_actions``, ``apply`` and ``observe`` reading the batch's config, which
+     * equals the config every game of the batch was dealt with; the batch calls each one given
+     * instead of its twin. A game that copies its config into every state then reads one copy
+     * that stays in the cache instead of a thousand that miss it. */
+    int (*legal_actions_shared)(const void *state, const void *config, int16_t *out);
+    int (*apply_shared)(void *state, const void *config, int action);
+    void (*observe_shared)(const void *state, const void *config, int seat, float *out);
     /* A bot's memory at the start of an episode (optional; memory_size > 0 needs it). */
     void (*reset_memory)(void *memory);
     /* The bot ``bot`` (GB_BOT_FIRST..GB_BOT_LAST) for the seat to act, drawing from ``rng``. */
