@@ -160,8 +160,7 @@ def vecenv_rate(
     chooser = np.random.default_rng(seed)
 
     def step() -> int:
-        scores = chooser.random((num_envs, venv.action_space.n)) * venv.action_masks()  # type: ignore[attr-defined]
-        venv.step(scores.argmax(axis=1))
+        venv.step(choose_each(chooser, venv.action_masks()))
         return num_envs
 
     try:
@@ -286,8 +285,7 @@ def native_vecenv_rate(
     chooser = np.random.default_rng(seed)
 
     def step() -> int:
-        scores = chooser.random((num_envs, venv.action_space.n)) * venv.action_masks()
-        venv.step(scores.argmax(axis=1))
+        venv.step(choose_each(chooser, venv.action_masks()))
         return num_envs
 
     return timed(step, seconds)

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bench_games import GAME_SECTIONS, bench_game, engine_rate, timed
+from agents.bench_games import GAME_SECTIONS, bench_game, choose_each, engine_rate, timed
 from agents.cli.common import add_game_argument
 from airships_env.engine import new_game
 from airships_env.engine.dice import uniform_below
@@ -115,18 +115,16 @@ def aec_rate(backend: str, num_players: int, seconds: float, seed: int = 0) -> f
 
 def native_batch_rate(num_players: int, seconds: float, games: int = 1024) -> float:
     """Steps per CPU second of the native batch, every seat a Python seat (an observation and a
-    mask at every step), random legal actions chosen with numpy."""
+    mask at every step), random legal actions chosen with numpy as the Python environment's are
+    (:func:`agents.bench_games.choose_each`: one draw per game)."""
     from airships_env.native.batch import NativeBatch
 
     batch = NativeBatch(games, num_players, seed=1, opponents=0)
     batch.reset()
     chooser = np.random.default_rng(0)
-    actions = np.zeros(games, dtype=np.int32)
 
     def step() -> int:
-        scores = chooser.random(batch.masks.shape, dtype=np.float32) * batch.masks
-        actions[:] = scores.argmax(axis=1)
-        batch.step(actions)
+        batch.step(choose_each(chooser, batch.masks))
         return games
 
     return _timed(step, seconds)
@@ -182,8 +180,7 @@ def vecenv_rate(num_players: int, seconds: float, num_envs: int = 64) -> float:
     chooser = np.random.default_rng(0)
 
     def step() -> int:
-        scores = chooser.random((num_envs, env.batch.masks.shape[1])) * env.action_masks()
-        env.step(scores.argmax(axis=1))
+        env.step(choose_each(chooser, env.action_masks()))
         return num_envs
 
     return _timed(step, seconds)
