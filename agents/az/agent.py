@@ -15,7 +15,9 @@ the visits of a peaked policy.
 ``search=gated``: instead of PUCT, ``ismcts``'s search (ranked candidates, progressive
 widening, heuristic rollouts, the gate) with the network ranking the root's candidates: the
 network's choice stands unless a candidate's rollouts beat it by ``z`` standard errors; the
-nodes below the root keep the heuristic's ranking (one forward pass a decision). With neither ``ms`` nor ``sims`` the budget
+nodes below the root keep the heuristic's ranking (one forward pass a decision).
+``search=ranked``: the same, with the network ranking every node's actions (one forward pass
+a node, kept for its later visits). With neither ``ms`` nor ``sims`` the budget
 is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice);
 ``sims=1`` is the network alone (one forward pass, the most probable legal action).
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
@@ -91,13 +93,13 @@ class AZAgent:
             raise ValueError(f"az option batch must be a whole number >= 1, got {batch!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"az option threads must be a whole number >= 1, got {threads!r}")
-        if search not in ("puct", "gated"):
-            raise ValueError(f"az option search must be puct or gated, got {search!r}")
-        if search == "gated" and engine != "native":
-            raise ValueError("az option search=gated needs engine=native")
+        if search not in ("puct", "gated", "ranked"):
+            raise ValueError(f"az option search must be puct, gated or ranked, got {search!r}")
+        if search != "puct" and engine != "native":
+            raise ValueError(f"az option search={search} needs engine=native")
         self.search_kind = search
         self._gated: ISMCTSAgent | None = None
-        if search == "gated":
+        if search != "puct":
             self._gated = ISMCTSAgent(ms=ms, sims=sims, margin_weight=margin_weight)
         if engine not in ("native", "python"):
             raise ValueError(f"az option engine must be native or python, got {engine!r}")
@@ -174,7 +176,9 @@ class AZAgent:
         self.check_table(view.num_players)
         if self._gated is not None:
             seed = int(self.rng.integers(2**63))
-            action, _stats = self._gated.search(view, seed, rank_net=self.native_net())
+            action, _stats = self._gated.search(
+                view, seed, rank_net=self.native_net(), rank_all=self.search_kind == "ranked"
+            )
         elif self.engine == "native":
             action = self.native_search(view.handle, self.rng)
         else:

@@ -155,11 +155,12 @@ class ISMCTSAgent:
         return action
 
     def search(
-        self, game: NativeGame, seed: int, rank_net: object | None = None
+        self, game: NativeGame, seed: int, rank_net: object | None = None, rank_all: bool = False
     ) -> tuple[int, SearchStats]:
         """Search the decision of the player to act in ``game`` (only its public view is read).
         ``rank_net``: a network of the core (``make_net``) that ranks the root's candidates in
-        place of the heuristic (the ``az`` agent's ``search=gated``)."""
+        place of the heuristic, and with ``rank_all`` every node's (the ``az`` agent's
+        ``search=gated`` and ``search=ranked``)."""
         action, simulations, actions, nodes, root = game.handle.search(
             sims=self.sims or 0,
             seconds=(self.ms or 0.0) / 1000.0,
@@ -174,6 +175,7 @@ class ISMCTSAgent:
             greedy=self._greedy,
             heuristic=self._heuristic,
             rank_net=rank_net,
+            rank_all=rank_all,
         )
         self.last_stats = SearchStats(simulations, actions, nodes, tuple(root))
         return int(action), self.last_stats

@@ -239,14 +239,15 @@ def test_a_network_for_another_table_is_refused(net_path: str) -> None:
         make_agent(f"az:path={net_path}", num_players=4)
 
 
-def test_gated_search_reads_the_public_view_only(net_path: str) -> None:
+@pytest.mark.parametrize("search", ["gated", "ranked"])
+def test_gated_search_reads_the_public_view_only(net_path: str, search: str) -> None:
     """``search=gated``: ismcts with the network ranking the root; the same public view and
     generator give the same legal choice whatever the hidden cards."""
     state = _decision_state(seed=4)
     chosen = []
     for world in (1, 2):
         true_state = determinize(state, np.random.default_rng(world))
-        agent = AZAgent(sims=40, path=net_path, search="gated")
+        agent = AZAgent(sims=40, path=net_path, search=search)
         agent.reset(state.current_player, 2, np.random.default_rng(42))
         decision = Decision(
             true_state, true_state.current_player, tuple(true_state.legal_actions())

@@ -268,3 +268,16 @@ def test_a_bad_rank_net_is_refused(net2: object) -> None:
         ismcts(NativeGame.new(3, seed=1), rank_net=net2)
     with pytest.raises(TypeError, match="make_net"):
         ismcts(decision(2, seed=1), rank_net=object())
+
+
+def test_a_network_can_rank_every_node(net2: object) -> None:
+    """``rank_all``: the same root candidates, a different tree below (deterministic)."""
+    changed = False
+    for seed in (2, 3):
+        game = decision(2, seed=seed)
+        root_only = ismcts(game, rank_net=net2)
+        everywhere = ismcts(game, rank_net=net2, rank_all=True)
+        assert ismcts(game, rank_net=net2, rank_all=True) == everywhere
+        assert [row[0] for row in everywhere[4]] == [row[0] for row in root_only[4]]
+        changed |= everywhere[4] != root_only[4]
+    assert changed

@@ -144,6 +144,53 @@ static int select_child(Search *s, const int16_t *order, int n, int favoured) {
     return best;
 }
 
+/* A new entry of the node's kept values (``max_actions`` floats, the pool grows by doubling),
+ * recorded as the node's ``prior_at``; NULL without memory. */
+static float *new_prior(Search *s, int32_t node) {
+    size_t width = (size_t)s->game->max_actions;
+    if (s->n_priors == s->prior_capacity) {
+        int32_t capacity = s->prior_capacity ? s->prior_capacity * 2 : 256;
+        float *priors = realloc(s->priors, sizeof(float) * (size_t)capacity * width);
+        if (!priors) return NULL;
+        s->priors = priors;
+        s->prior_capacity = capacity;
+    }
+    s->nodes[node].prior_at = s->n_priors;
+    return s->priors + (size_t)s->n_priors++ * width;
+}
+
+/* ``legal`` ranked by ``rank_net``'s logits for the acting seat's observation of ``state``, best
+ * first (ties: action order), into ``out``; their number, or -1 without memory. With ``node`` >= 0
+ * the logits are computed at the node's first ranking and kept (``prior_at``). */
+static int net_rank(Search *s, int32_t node, const void *state, const int16_t *legal, int n_legal,
+                    int16_t *out) {
+    const GsGame *g = s->game;
+    const GnNet *net = s->options->rank_net;
+    const float *logits = s->logits;
+    if (node >= 0 && s->nodes[node].prior_at >= 0) {
+        logits = s->priors + (size_t)s->nodes[node].prior_at * (size_t)g->max_actions;
+    } else {
+        g->observe(state, g->current_player(state), s->observation);
+        gn_forward(net, s->observation, s->logits, NULL);
+        if (node >= 0) { /* keep them */
+            float *kept = new_prior(s, node);
+            if (!kept) return -1;
+            memcpy(kept, s->logits, sizeof(float) * (size_t)g->max_actions);
+            logits = kept;
+        }
+    }
+    for (int i = 0; i < n_legal; i++) { /* insertion sort, descending by logit, stable */
+        int16_t action = legal[i];
+        int j = i - 1;
+        while (j >= 0 && logits[out[j]] < logits[action]) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = action;
+    }
+    return n_legal;
+}
+
 static int simulate(Search *s, const void *root, int seat) {
     const GsGame *g = s->game;
     const GsOptions *o = s->options;
@@ -165,7 +212,10 @@ static int simulate(Search *s, const void *root, int seat) {
             order = s->root_ranked;
             allowed = s->n_root_ranked;
         } else if (o->candidates > 0) {
-            int n_ranked = g->rank(world, s->legal, n_legal, s->ranked);
+            int n_ranked = o->rank_net && o->rank_all
+                               ? net_rank(s, node, world, s->legal, n_legal, s->ranked)
+                               : g->rank(world, s->legal, n_legal, s->ranked);
+            if (n_ranked < 0) return GS_NO_MEMORY;
             double width = o->widening * sqrt((double)s->nodes[node].visits);
             order = s->ranked;
             /* a width past the ranked actions is never converted (a huge one would overflow) */
@@ -236,14 +286,8 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
     const GnNet *net = o->net;
     int mover = g->current_player(world);
     int players = g->num_players(world);
-    if (s->n_priors == s->prior_capacity) {
-        int32_t capacity = s->prior_capacity ? s->prior_capacity * 2 : 256;
-        float *priors = realloc(s->priors, sizeof(float) * (size_t)capacity * (size_t)g->max_actions);
-        if (!priors) return GS_NO_MEMORY;
-        s->priors = priors;
-        s->prior_capacity = capacity;
-    }
-    float *prior = s->priors + (size_t)s->n_priors * (size_t)g->max_actions;
+    float *prior = new_prior(s, node);
+    if (!prior) return GS_NO_MEMORY;
     float relative[GS_MAX_PLAYERS];
     g->observe(world, mover, s->observation);
     gn_forward(net, s->observation, s->logits, o->rollout_weight < 1.0 ? relative : NULL);
@@ -261,7 +305,6 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
             prior[a] = (float)((1.0 - o->noise_fraction) * share + o->noise_fraction * o->noise[a]);
         }
     }
-    s->nodes[node].prior_at = s->n_priors++;
     for (int p = 0; p < players; p++)
         values[p] = o->rollout_weight < 1.0 ? (double)relative[(p - mover + players) % players] : 0.0;
     if (o->rollout_weight > 0.0) { /* the world is played on: nothing below reads it */
@@ -342,34 +385,6 @@ static int simulate_net(Search *s, const void *root, int seat) {
     return GS_OK;
 }
 
-/* The root's legal actions (``s->legal``) ranked by ``rank_net``'s logits, best first (ties:
- * action order), into ``s->root_ranked``; their number, or -1 without memory. */
-static int net_rank(Search *s, const void *root, int n_legal) {
-    const GsGame *g = s->game;
-    const GnNet *net = s->options->rank_net;
-    float *observation = malloc(sizeof(float) * (size_t)net->n_inputs);
-    float *logits = malloc(sizeof(float) * (size_t)net->n_actions);
-    if (!observation || !logits) {
-        free(observation);
-        free(logits);
-        return -1;
-    }
-    g->observe(root, g->current_player(root), observation);
-    gn_forward(net, observation, logits, NULL);
-    for (int i = 0; i < n_legal; i++) { /* insertion sort, descending by logit, stable */
-        int16_t action = s->legal[i];
-        int j = i - 1;
-        while (j >= 0 && logits[s->root_ranked[j]] < logits[action]) {
-            s->root_ranked[j + 1] = s->root_ranked[j];
-            j--;
-        }
-        s->root_ranked[j + 1] = action;
-    }
-    free(observation);
-    free(logits);
-    return n_legal;
-}
-
 static int compare_actions(const void *a, const void *b) {
     return (int)*(const int16_t *)a - (int)*(const int16_t *)b;
 }
@@ -439,8 +454,9 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     s.means = malloc(sizeof(double) * (size_t)game->max_actions);
     s.errors = malloc(sizeof(double) * (size_t)game->max_actions);
     s.world = malloc(game->state_size);
-    if (options->net) {
-        s.observation = malloc(sizeof(float) * (size_t)options->net->n_inputs);
+    if (options->net || options->rank_net) {
+        const GnNet *net = options->net ? options->net : options->rank_net;
+        s.observation = malloc(sizeof(float) * (size_t)net->n_inputs);
         s.logits = malloc(sizeof(float) * (size_t)game->max_actions);
         if (!s.observation || !s.logits) goto done;
     }
@@ -456,7 +472,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
             status = GS_OK;
             goto done;
         }
-        int n = options->rank_net ? net_rank(&s, root, n_legal)
+        int n = options->rank_net ? net_rank(&s, -1, root, s.legal, n_legal, s.root_ranked)
                                   : game->rank(root, s.legal, n_legal, s.root_ranked);
         if (n < 0) goto done;
         s.n_root_ranked = n < options->candidates ? n : options->candidates;

@@ -110,6 +110,7 @@ typedef struct {
      * seat's observation of the root (needs ``observe``), in place of the game's ``rank``; the
      * nodes below the root keep the game's rank. NULL: the game's rank everywhere. */
     const GnNet *rank_net;
+    int32_t rank_all; /* with ``rank_net``: every node's actions ranked by it, not the root's only */
 } GsOptions;
 
 typedef struct {

@@ -792,16 +792,17 @@ static PyObject *root_rows(int n, const int16_t *actions, const int32_t *visits,
 static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"sims",      "seconds",   "rollout", "candidates", "c",
                                "margin_weight", "widening", "max_nodes", "seed", "greedy",
-                               "heuristic", "z", "rank_net", NULL};
+                               "heuristic", "z", "rank_net", "rank_all", NULL};
     long long sims;
     unsigned long long seed;
     double seconds, c, margin_weight, widening, z = 0.0;
     int rollout, candidates, max_nodes;
     PyObject *greedy_obj, *heuristic_obj, *rank_obj = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|dO", keywords, &sims, &seconds,
+    int rank_all = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "LdiidddiKOO|dOp", keywords, &sims, &seconds,
                                      &rollout, &candidates, &c, &margin_weight, &widening,
                                      &max_nodes, &seed, &greedy_obj, &heuristic_obj, &z,
-                                     &rank_obj))
+                                     &rank_obj, &rank_all))
         return NULL;
     const GnNet *rank_net = NULL;
     if (rank_obj != Py_None) {
@@ -870,6 +871,7 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
         .sims = sims, .seconds = seconds, .c = c, .max_rollout = SEARCH_MAX_ACTIONS,
         .rollout = -1, .playout = rollout, .candidates = candidates, .widening = widening,
         .z = z, .skip_forced = 1, .max_nodes = max_nodes, .rank_net = rank_net,
+        .rank_all = rank_all,
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean,
                        work->root_error, 0};
