@@ -281,3 +281,23 @@ def test_a_network_can_rank_every_node(net2: object) -> None:
         assert [row[0] for row in everywhere[4]] == [row[0] for row in root_only[4]]
         changed |= everywhere[4] != root_only[4]
     assert changed
+
+
+def test_two_threads_share_a_network(net2: object) -> None:
+    """The search releases the GIL and only reads the network: searches in two threads at once
+    give what they give one after the other."""
+    import threading
+
+    games = [decision(2, seed=seed) for seed in (5, 6)]
+    alone = [search(game, net2, rollout_weight=0.5, sims=120) for game in games]
+    together: list[tuple | None] = [None, None]  # type: ignore[type-arg]
+
+    def run(index: int) -> None:
+        together[index] = search(games[index], net2, rollout_weight=0.5, sims=120)
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == alone
