@@ -45,6 +45,22 @@ class Game:
         greedy: tuple[float, float, float],
         heuristic: tuple[Any, ...],
         z: float = ...,
+        rank_net: Net | None = ...,
+        rank_all: bool = ...,
+    ) -> tuple[int, int, int, int, tuple[tuple[int, int, float, float], ...]]: ...
+    def az_search(
+        self,
+        net: Net,
+        sims: int,
+        seconds: float,
+        c: float,
+        rollout_weight: float,
+        margin_weight: float,
+        seed: int,
+        heuristic: tuple[Any, ...],
+        noise: Buffer | None = ...,
+        noise_fraction: float = ...,
+        temperature: float = ...,
     ) -> tuple[int, int, int, int, tuple[tuple[int, int, float, float], ...]]: ...
     def scores(self) -> tuple[int, ...]: ...
     def result(self) -> tuple[tuple[int, ...], int] | None: ...
@@ -73,6 +89,19 @@ def import_state(core: Core, words: Sequence[int], rng: RngState | None) -> Game
 def seed_sequence_state(entropy: Sequence[int], spawn: Sequence[int]) -> RngState: ...
 def rng_draws(rng: RngState, bound: int, count: int) -> tuple[list[int], RngState]: ...
 def obs_size(num_players: int) -> int: ...
+
+class Net:
+    """A policy-value network copied into the core (a capsule made by :func:`make_net`)."""
+
+def make_net(
+    n_inputs: int,
+    trunk_widths: list[int],
+    value_hidden: int,
+    n_actions: int,
+    n_values: int,
+    weights: Buffer,
+) -> Net: ...
+def net_forward(net: Net, observation: Buffer) -> tuple[list[float], list[float]]: ...
 def obs_high(num_players: int) -> list[float]: ...
 def random_games(core: Core, num_players: int, games: int, seed: int) -> int: ...
 def play_bot_games(
