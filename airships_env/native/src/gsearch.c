@@ -21,7 +21,7 @@ typedef struct {
     int16_t action;
     int8_t mover;     /* the seat that chose ``action`` (-1 at the root) */
     int32_t prior_at; /* net mode: the node's prior in ``priors`` (-1: not evaluated yet) */
-    double value;     /* net mode: the node's value for the seat to act, when evaluated */
+    float value;      /* net mode: the node's value for the seat to act, when evaluated */
 } Node;
 
 typedef struct {
@@ -74,7 +74,7 @@ static int32_t new_node(Search *s, int action, int mover) {
     node->action = (int16_t)action;
     node->mover = (int8_t)mover;
     node->prior_at = -1;
-    node->value = 0.0;
+    node->value = 0.0f;
     return s->n_nodes++;
 }
 
@@ -314,7 +314,7 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
         for (int p = 0; p < players; p++)
             values[p] = (1.0 - o->rollout_weight) * values[p] + o->rollout_weight * rolled[p];
     }
-    s->nodes[node].value = values[mover];
+    s->nodes[node].value = (float)values[mover];
     return GS_OK;
 }
 

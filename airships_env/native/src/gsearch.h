@@ -51,7 +51,7 @@
 #include "rng.h"
 
 #define GS_MAX_PLAYERS 8
-#define GS_MAX_NODES 4000000 /* ~180 MB: a long time budget's search ends when its tree is full */
+#define GS_MAX_NODES 4000000 /* ~190 MB: a long time budget's search ends when its tree is full */
 
 /* A game, as the search sees it. States are plain structs of ``state_size`` bytes (copied with
  * memcpy). Every function but the optional ones must be set. */
