@@ -1,7 +1,10 @@
 """The ``az`` agent: PUCT search guided by a policy-value network (:mod:`agents.az.search`).
 
 Spec: ``az[:ms=100][:sims=N][:path=FILE]`` plus the search settings (``c``, ``batch``,
-``rollout_weight``, ``margin_weight``, ``temperature``), ``engine`` and ``seed``.
+``rollout_weight``, ``margin_weight``, ``temperature``), ``engine``, ``search`` and ``seed``.
+With neither ``ms`` nor ``sims`` the budget is 100 ms a decision; with ``sims`` alone the choices
+are reproducible (same seed, same choice); ``sims=1`` is the network alone (one forward pass, the
+most probable legal action).
 
 ``engine=native`` (the default): the search runs in the core (the generic search's net mode,
 ``gsearch.c``), the network evaluated there one leaf at a time (``gnet.c``, the weights copied
@@ -12,14 +15,13 @@ illegal ones, and starts an unvisited action at its node's own value.
 ``temperature`` (native only): the prior is softmax(logits / temperature); above 1 it spreads
 the visits of a peaked policy.
 
-``search=gated``: instead of PUCT, ``ismcts``'s search (ranked candidates, progressive
-widening, heuristic rollouts, the gate) with the network ranking the root's candidates: the
-network's choice stands unless a candidate's rollouts beat it by ``z`` standard errors; the
-nodes below the root keep the heuristic's ranking (one forward pass a decision).
-``search=ranked``: the same, with the network ranking every node's actions (one forward pass
-a node, kept for its later visits). With neither ``ms`` nor ``sims`` the budget
-is 100 ms a decision; with ``sims`` alone the choices are reproducible (same seed, same choice);
-``sims=1`` is the network alone (one forward pass, the most probable legal action).
+``search=puct`` (the default) is the search above. ``search=gated``: ``ismcts``'s search instead
+(ranked candidates, progressive widening, heuristic rollouts, the gate) with the network ranking
+the root's candidates, so the network's choice stands unless a candidate's rollouts beat it by
+one standard error; the nodes below the root keep the heuristic's ranking (one forward pass a
+decision). ``search=ranked``: the same, with the network ranking every node's actions (one
+forward pass a node, kept for its later visits).
+
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
 the network is initialised from the bundled ``ppo_<n>p`` policy of the table size (trunk and
 policy head; its value head is untrained and answers 0).
@@ -93,6 +95,8 @@ class AZAgent:
             raise ValueError(f"az option batch must be a whole number >= 1, got {batch!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"az option threads must be a whole number >= 1, got {threads!r}")
+        if engine not in ("native", "python"):
+            raise ValueError(f"az option engine must be native or python, got {engine!r}")
         if search not in ("puct", "gated", "ranked"):
             raise ValueError(f"az option search must be puct, gated or ranked, got {search!r}")
         if search != "puct" and engine != "native":
@@ -101,8 +105,6 @@ class AZAgent:
         self._gated: ISMCTSAgent | None = None
         if search != "puct":
             self._gated = ISMCTSAgent(ms=ms, sims=sims, margin_weight=margin_weight)
-        if engine not in ("native", "python"):
-            raise ValueError(f"az option engine must be native or python, got {engine!r}")
         if (
             isinstance(temperature, bool)
             or not isinstance(temperature, (int, float))
