@@ -283,10 +283,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "gil-c",
         "-",
         "airships_env/native/src/module.c",
-        "    code = gs_search(&GS_AIRSHIPS, &work->root, work->root.game.current_player, &options, "
-        "&rng, &result);",
-        "    Py_BLOCK_THREADS code = gs_search(&GS_AIRSHIPS, &work->root, "
-        "work->root.game.current_player, &options, &rng, &result); Py_UNBLOCK_THREADS",
+        "    code = gs_search(&GS_AIRSHIPS, &copy->root, copy->root.game.current_player, options, "
+        "&rng, result);",
+        "    Py_BLOCK_THREADS code = gs_search(&GS_AIRSHIPS, &copy->root, "
+        "copy->root.game.current_player, options, &rng, result); Py_UNBLOCK_THREADS",
         ("tests/native/test_search.py", "-k", "gil"),
     ),
 )

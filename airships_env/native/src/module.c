@@ -760,8 +760,7 @@ static int run_search(SearchCopy *copy, const GsOptions *options, unsigned long 
     rng_seed_sequence(&rng, words, 2, NULL, 0);
     int code;
     Py_BEGIN_ALLOW_THREADS
-    code = gs_search(&GS_AIRSHIPS, &copy->root, copy->root.game.current_player, options, &rng,
-                     result);
+    code = gs_search(&GS_AIRSHIPS, &copy->root, copy->root.game.current_player, options, &rng, result);
     Py_END_ALLOW_THREADS
     if (code == GS_OK) return 0;
     if (code == GS_NO_MEMORY) PyErr_NoMemory();
