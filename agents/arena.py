@@ -3,7 +3,9 @@
 Games are driven on the engine directly (no environment wrapper). Every game is fixed by its
 *game index* alone, whatever the number of workers or the order they finish in:
 
-- its deal: ``new_game(players, seed=deal_seed)``. The game's generator comes from the deal seed,
+- its deal: ``new_state(players, seed=deal_seed, options=...)``, under the run's rules options
+  (``rules``: option name -> value, the game's defaults for the others; checked up front by the
+  game's own ``options_from_dict``). The game's generator comes from the deal seed,
   so the deal (deck, airship stacks, starters) *and the dice stream* start from the same state
   in every game of one deal. With ``paired``, each deal is replayed under every seat
   arrangement, so the luck of the deal cancels out (the dice then diverge as soon as the
@@ -28,7 +30,8 @@ for: whole games in one call, the same records (only the timings differ: a nativ
 parallel worker processes.
 
 Results are JSON lines: a header (``{"type": "header", "format": "airships-results", ...,
-"config": {...}}``), then one ``{"type": "game", ...}`` line per finished game, flushed as each
+"config": {...}}``; the config's ``"rules"`` holds the options that differ from the game's
+defaults, and is absent when none do, as in files written before the arena took rules), then one ``{"type": "game", ...}`` line per finished game, flushed as each
 game ends (a game that ended in an error is reported but not written: it is not finished, and
 a re-run plays it again), with a digest of its content. Re-running with the same file checks
 that the configuration is the same, that every recorded game is the schedule's (deal, seed,
@@ -46,7 +49,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +70,13 @@ from agents.executors import (
 from agents.executors import _native_record as _native_record  # re-exported for the tests
 from agents.executors import _play_all as _play_all
 from agents.executors import _play_native as _play_native
-from agents.games import DEFAULT_GAME, check_player_count, counts_text, resolve_game
+from agents.games import (
+    DEFAULT_GAME,
+    check_player_count,
+    counts_text,
+    resolve_game,
+    rules_record,
+)
 from agents.registry import check_fit, make_agent
 from agents.results import (
     RESULTS_FORMAT,
@@ -153,9 +162,11 @@ def run_schedule(
     on_record: Callable[[dict[str, Any]], None] | None = None,
     executor: Executor | None = None,
     game: str = DEFAULT_GAME,
+    rules: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every game of ``schedule`` (games of ``game``, a registered name) not yet in ``out``
-    and return all records by game index.
+    """Play every game of ``schedule`` (games of ``game``, a registered name, dealt with the
+    rules options ``rules`` names: option name -> value, the game's defaults for the others) not
+    yet in ``out`` and return all records by game index.
 
     ``config`` is what the results file's header records and what a resumed run must match.
     Every agent spec is built once here first and checked to fit the tables it is seated at
@@ -165,6 +176,7 @@ def run_schedule(
     a :class:`~agents.executors.LocalExecutor` of ``workers`` processes; a Ray cluster's is
     :class:`agents.rllib.arena.RayExecutor`): the same records wherever they are played.
     """
+    rules = rules_record(game, rules)  # a bad option name or value fails before any game
     for label in sorted({label for spec in schedule for label in spec.seats}):
         if label not in agent_specs:
             raise ValueError(f"the schedule seats {label!r}, which has no agent spec")
@@ -180,7 +192,7 @@ def run_schedule(
             check_fit(agent, players, spec_text)  # a misfit fails now, not in every game
     done: dict[int, dict[str, Any]] = {}
     if out is not None:
-        default_config = {"game": game, "seed": seed}
+        default_config = {"game": game, "seed": seed, **({"rules": rules} if rules else {})}
         done = open_results(out, config if config is not None else default_config, schedule)
     wanted = {spec.game for spec in schedule}
     done = {game: record for game, record in done.items() if game in wanted}
@@ -188,7 +200,13 @@ def run_schedule(
     if executor is None:
         executor = LocalExecutor(workers)
     games = executor(
-        pending, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps, game=game
+        pending,
+        agent_specs,
+        seed=seed,
+        save_logs=save_logs,
+        max_steps=max_steps,
+        game=game,
+        rules=rules,
     )
     with contextlib.ExitStack() as stack:
         handle = stack.enter_context(open(out, "a", encoding="utf-8")) if out else None
@@ -231,9 +249,11 @@ def arena_config(
     save_logs: bool,
     max_steps: int,
     game: str = DEFAULT_GAME,
+    rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The configuration an arena results file records (workers do not change results)."""
-    return {
+    """The configuration an arena results file records (workers do not change results); its
+    ``rules`` (the options that differ from the game's defaults) only when there are some."""
+    config: dict[str, Any] = {
         "kind": "arena",
         "game": game,
         "agents": agent_specs,
@@ -245,6 +265,10 @@ def arena_config(
         "save_logs": save_logs,
         "max_steps": max_steps,
     }
+    recorded = rules_record(game, rules)
+    if recorded:
+        config["rules"] = recorded
+    return config
 
 
 def run_arena(
@@ -262,26 +286,31 @@ def run_arena(
     num_players: int | None = None,
     executor: Executor | None = None,
     game: str = DEFAULT_GAME,
+    rules: Mapping[str, Any] | None = None,
 ) -> ArenaRun:
     """Play ``games`` games of ``game`` (rounded up to whole rotations) between ``specs``, one
-    per seat.
+    per seat, dealt with the rules options ``rules`` names (option name -> value, e.g.
+    ``{"full_game": True}``; the game's defaults for the others).
 
-    ``num_players``, if given, must equal the number of specs (a check for callers).
+    ``num_players``, if given, must equal the number of specs (a check for callers). A rules
+    option the game does not have, or a bad value, is a ValueError naming the game and the
+    option, before any game is played.
     """
-    rules = resolve_game(game)
+    played_game = resolve_game(game)
     if num_players is not None and num_players != len(specs):
         raise ValueError(
             f"{len(specs)} agents for {num_players} seats; give one agent per seat "
             f"(repeat an agent to fill seats, e.g. heuristic,greedy,greedy,greedy)"
         )
-    if len(specs) not in rules.player_counts:
+    if len(specs) not in played_game.player_counts:
         raise ValueError(
-            f"the arena seats one agent per player: give {counts_text(rules.player_counts)} "
-            f"agents for {rules.title}, got {len(specs)} (repeat an agent to fill seats, e.g. "
+            f"the arena seats one agent per player: give {counts_text(played_game.player_counts)} "
+            f"agents for {played_game.title}, got {len(specs)} (repeat an agent to fill seats, e.g. "
             f"heuristic,greedy,greedy,greedy)"
         )
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
+    rules = rules_record(played_game, rules)
     agent_specs = label_agents(specs)
     labels = list(agent_specs)
     games = round_up_games(games, len(labels), seating)
@@ -294,7 +323,8 @@ def run_arena(
         seating=seating,
         save_logs=save_logs,
         max_steps=max_steps,
-        game=rules.name,
+        game=played_game.name,
+        rules=rules,
     )
     played: list[int] = []
     started = time.perf_counter()
@@ -311,7 +341,8 @@ def run_arena(
         description="arena",
         on_record=lambda record: played.append(record["game"]),
         executor=executor,
-        game=rules.name,
+        game=played_game.name,
+        rules=rules,
     )
     return ArenaRun(
         labels, agent_specs, len(labels), records, len(played), time.perf_counter() - started

@@ -8,7 +8,10 @@ game that does not end becomes an *error record* naming the agent, seat and seed
 on. The agent is rebuilt after an error.
 
 Games come from the game registry (``game``: a registered name, Airships by default): the deal
-is ``game.new_state(players, seed=deal_seed)``, places come from the state's ``outcome()``.
+is ``game.new_state(players, seed=deal_seed, options=...)``, places come from the state's
+``outcome()``. ``rules`` (option name -> value, checked by the game's own ``options_from_dict``
+through :func:`agents.games.rules_options`; none: the game's defaults) sets the rules options
+every game of a run is dealt with, on every path: Python, the worker pool, the native core.
 Optional members of a game that the arena reads (``getattr``; absent: the generic default):
 ``record_fields(state)`` (a finished game's own record fields, e.g. Airships' ``airships``),
 ``log_header(state, meta)`` (a saved log's header; default: a generic one with the initial
@@ -32,7 +35,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.games import resolve_game
+from agents.games import resolve_game, rules_options
 from agents.registry import make_agent
 from agents.schedule import GameSpec, agent_rng
 from agents.workers import die_with_parent, single_threaded_workers
@@ -96,15 +99,20 @@ def outcome_fields(outcome: Outcome, extra: Mapping[str, Any] | None = None) -> 
 
 
 def log_header(
-    game: Game, state: Any, meta: Mapping[str, Any], seed: int | None = None
+    game: Game,
+    state: Any,
+    meta: Mapping[str, Any],
+    seed: int | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The header line of a game log starting at ``state``: the game's own (``log_header``),
-    else the generic one of :mod:`airships_env.game_log` (which holds the initial state)."""
+    else the generic one of :mod:`airships_env.game_log`. Both hold the initial state, its rules
+    options included; the generic one also names the ``rules`` the game was dealt with."""
     own = getattr(game, "log_header", None)
     if own is not None:
         header: dict[str, Any] = own(state, meta)
         return header
-    return generic_log_header(game, state, state.num_players, seed, meta=meta)
+    return generic_log_header(game, state, state.num_players, seed, rules or None, meta=meta)
 
 
 def play_game(
@@ -115,14 +123,16 @@ def play_game(
     save_log: bool = False,
     max_steps: int = MAX_STEPS,
     game: str | Game = "airships",
+    rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play one scheduled game of ``game`` (a registered name or a Game) with the given agent
-    objects and return its result record.
+    """Play one scheduled game of ``game`` (a registered name or a Game), dealt with the rules
+    options ``rules`` names (None: the game's defaults), with the given agent objects and return
+    its result record.
 
     Never raises for an agent's fault: the record then has ``"error"`` set (kind, seat, agent,
     message, traceback) and no scores.
     """
-    rules = resolve_game(game)
+    played = resolve_game(game)
     players = len(spec.seats)
     started = time.perf_counter()
     record: dict[str, Any] = {
@@ -135,11 +145,11 @@ def play_game(
     decisions = [0] * players
     think = [0.0] * players
     steps = 0
-    state = rules.new_state(players, seed=spec.deal_seed)
+    state = played.new_state(players, seed=spec.deal_seed, options=rules_options(played, rules))
     log: list[dict[str, Any]] | None = None
     if save_log:
         meta = {"game": spec.game, "seats": list(spec.seats)}
-        log = [log_header(rules, state, meta, spec.deal_seed)]
+        log = [log_header(played, state, meta, spec.deal_seed, rules)]
     try:
         seated = [agents[label] for label in spec.seats]
         for seat, agent in enumerate(seated):
@@ -153,7 +163,7 @@ def play_game(
             if steps >= max_steps:
                 raise AgentFailure("no end", None, f"the game did not end in {max_steps} steps")
             seat = state.current_player
-            decision = Decision.for_game(rules, state)
+            decision = Decision.for_game(played, state)
             tick = time.perf_counter()
             try:
                 action = seated[seat].act(decision)
@@ -192,7 +202,7 @@ def play_game(
         }
     outcome = None if "error" in record else state.outcome()
     if outcome is not None:
-        own = getattr(rules, "record_fields", None)  # the game's own fields (Airships: airships)
+        own = getattr(played, "record_fields", None)  # the game's own fields (Airships: airships)
         record.update(outcome_fields(outcome, None if own is None else own(state)))
     else:
         record.update(scores=None, winners=None, ranks=None)
@@ -218,12 +228,15 @@ class GameRunner:
         save_logs: bool = False,
         max_steps: int = MAX_STEPS,
         game: str = "airships",
+        rules: Mapping[str, Any] | None = None,
     ):
         self.agent_specs = dict(agent_specs)
         self.seed = seed
         self.save_logs = save_logs
         self.max_steps = max_steps
         self.game = resolve_game(game)
+        self.rules = dict(rules or {})
+        rules_options(self.game, self.rules)  # bad rules fail here, not in every game
         self.agents: dict[str, Policy] = {}
 
     def __call__(self, spec: GameSpec) -> dict[str, Any]:
@@ -238,6 +251,7 @@ class GameRunner:
             save_log=self.save_logs,
             max_steps=self.max_steps,
             game=self.game,
+            rules=self.rules,
         )
         error = record.get("error")
         if error is not None and error["agent"] is not None:
@@ -254,6 +268,7 @@ def _init_worker(
     save_logs: bool,
     max_steps: int,
     game: str,
+    rules: dict[str, Any],
     parent_pid: int,
 ) -> None:
     global _WORKER
@@ -261,7 +276,7 @@ def _init_worker(
     # Ctrl-C (sent to the whole process group) is the main process's business: it stops
     # handing out games, keeps the finished ones and ends the workers (_end_workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER = GameRunner(agent_specs, seed, save_logs, max_steps, game)
+    _WORKER = GameRunner(agent_specs, seed, save_logs, max_steps, game, rules)
 
 
 def _worker_play(spec: GameSpec) -> dict[str, Any]:
@@ -285,10 +300,12 @@ def _play_all(
     max_steps: int,
     workers: int,
     game: str = "airships",
+    rules: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Records of the pending games, in the order they finish."""
+    """Records of the pending games (dealt with the rules options ``rules`` names), in the
+    order they finish."""
     if workers <= 1 or len(pending) <= 1:
-        runner = GameRunner(agent_specs, seed, save_logs, max_steps, game)
+        runner = GameRunner(agent_specs, seed, save_logs, max_steps, game, rules)
         for spec in pending:
             yield runner(spec)
         return
@@ -299,7 +316,7 @@ def _play_all(
         max_workers=min(workers, len(pending)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(agent_specs, seed, save_logs, max_steps, game, os.getpid()),
+        initargs=(agent_specs, seed, save_logs, max_steps, game, dict(rules or {}), os.getpid()),
     )
     finished = False
     try:
@@ -362,8 +379,10 @@ class NativeBots(Protocol):
         num_players: int,
         games: Sequence[tuple[int, Sequence[np.random.Generator], Sequence[str]]],
         max_steps: int,
+        options: Any = None,
     ) -> Sequence[NativeResult]:
-        """Whole games, each given by its deal seed, a generator per seat and the labels."""
+        """Whole games, each given by its deal seed, a generator per seat and the labels, dealt
+        with the game's rules ``options`` (None: its defaults), as ``new_state`` deals them."""
         ...
 
 
@@ -399,9 +418,10 @@ def native_seats(agent_specs: dict[str, str], game: str | Game = "airships") -> 
 
 
 def _play_native(
-    pending: list[GameSpec], seats: NativeSeats, seed: int, max_steps: int
+    pending: list[GameSpec], seats: NativeSeats, seed: int, max_steps: int, options: Any = None
 ) -> Iterator[dict[str, Any]]:
-    """Records of the pending games, played whole in the native core, chunk by chunk."""
+    """Records of the pending games, played whole in the native core, chunk by chunk, dealt
+    with the game's rules ``options`` (None: its defaults)."""
     for start in range(0, len(pending), NATIVE_CHUNK):
         chunk = pending[start : start + NATIVE_CHUNK]
         games = [
@@ -413,7 +433,7 @@ def _play_native(
             for spec in chunk
         ]
         started = time.perf_counter()
-        results = seats.bots.play(seats.plan, len(chunk[0].seats), games, max_steps)
+        results = seats.bots.play(seats.plan, len(chunk[0].seats), games, max_steps, options)
         share = (time.perf_counter() - started) / max(1, sum(r.steps for r in results))
         for spec, result in zip(chunk, results, strict=True):
             yield _native_record(spec, result, share)
@@ -464,8 +484,10 @@ class Executor(Protocol):
         save_logs: bool,
         max_steps: int,
         game: str = "airships",
+        rules: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, games of ``game``, as they finish."""
+        """The records of ``pending``, games of ``game`` dealt with the rules options ``rules``
+        names (None: the game's defaults), as they finish."""
         ...
 
 
@@ -486,11 +508,14 @@ class LocalExecutor:
         save_logs: bool,
         max_steps: int,
         game: str = "airships",
+        rules: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, games of ``game``, as they finish."""
+        """The records of ``pending``, games of ``game`` dealt with the rules options ``rules``
+        names (None: the game's defaults), as they finish."""
         pending = list(pending)
         workers = default_workers() if self.workers is None else max(1, self.workers)
+        options = rules_options(game, rules)  # bad rules fail before any game is played
         seats = None if save_logs or not pending else native_seats(agent_specs, game)
         if seats is not None:
-            return _play_native(pending, seats, seed, max_steps)
-        return _play_all(pending, agent_specs, seed, save_logs, max_steps, workers, game)
+            return _play_native(pending, seats, seed, max_steps, options)
+        return _play_all(pending, agent_specs, seed, save_logs, max_steps, workers, game, rules)

@@ -28,6 +28,8 @@ __all__ = [
     "model_game",
     "recorded_players",
     "resolve_game",
+    "rules_options",
+    "rules_record",
     "write_model_game",
 ]
 
@@ -68,6 +70,36 @@ def file_game(data: Mapping[str, Any], source: str = "<file>") -> str:
     if not isinstance(name, str) or name not in games():
         raise ValueError(f"{source}: game: expected one of {', '.join(games())}, found {name!r}")
     return name
+
+
+def rules_options(game: str | Game, rules: Mapping[str, Any] | None) -> Any:
+    """The game's rules options with the options ``rules`` names (option name -> value) set and
+    the others at their defaults, built by the game's own ``options_from_dict``; None for no
+    rules (the game's defaults). A ValueError names the game and the option at fault (one the
+    game does not have, a bad value)."""
+    if not rules:
+        return None
+    rules_game = resolve_game(game)
+    build = getattr(rules_game, "options_from_dict", None)
+    if build is None:
+        raise ValueError(
+            f"{rules_game.title} has no rules options; got {', '.join(map(str, rules))}"
+        )
+    try:
+        return build(dict(rules))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{rules_game.title} rules: {exc}") from None
+
+
+def rules_record(game: str | Game, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options of ``rules`` that differ from the game's defaults, by name, checked as
+    :func:`rules_options` checks them: what a results file records (empty: the default rules,
+    as in a file written before the tools took rules)."""
+    options = rules_options(game, rules)
+    if options is None:
+        return {}
+    defaults = resolve_game(game).options_from_dict({}).to_dict()  # type: ignore[attr-defined]
+    return {name: value for name, value in options.to_dict().items() if defaults[name] != value}
 
 
 #: The entry of a saved stable-baselines3 model zip that names its game (absent: Airships) and

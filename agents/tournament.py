@@ -14,7 +14,9 @@ Ratings: OpenSkill's Plackett-Luce model (default; made for rankings of 3-4 play
 another OpenSkill model, or TrueSkill when the ``trueskill`` package is installed. Each game is
 one ranking of its seats by place (the game's outcome ranks; Airships: score, then airships,
 E3; equal places are ties, so a shared win is a tie for first). The config names its game
-(``game:``, default airships) and its ``players`` must be one of that game's player counts. These models update online, one game at a time, so one pass
+(``game:``, default airships) and its ``players`` must be one of that game's player counts;
+``rules:`` (a mapping of the game's rules options, checked by the game's own
+``options_from_dict``; default: the game's rules) sets the rules every game is dealt with. These models update online, one game at a time, so one pass
 depends on the order of the games (with a few dozen games per agent, enough to swap close
 agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
 and seeded shuffles of it; ``mu`` is the mean over the orders and ``sigma`` combines the mean
@@ -53,7 +55,7 @@ from agents.arena import (
     run_schedule,
     seat_arrangements,
 )
-from agents.games import DEFAULT_GAME, counts_text
+from agents.games import DEFAULT_GAME, counts_text, rules_record
 from agents.registry import AgentUnavailableError, make_agent, parse_spec
 from agents.stats import Summary, error_lines, fmt_ms, print_table, summarize
 from airships_env.configfile import ConfigError, Count, Strict, read_mapping, validate_config
@@ -137,6 +139,9 @@ class TournamentConfig(Strict):
     # The game played (a registered name); a config without one is an Airships tournament.
     game: Annotated[str, AfterValidator(_registered_game)] = DEFAULT_GAME
     players: Annotated[Count, Field(ge=1)] = 2  # one of the game's player counts
+    # The game's rules options every game is dealt with (name -> value; checked against the
+    # game in config_from_dict); empty: the game's own rules.
+    rules: dict[str, Any] = Field(default_factory=dict)
     format: Annotated[str, _one_of(FORMATS)] = "round_robin"
     games: Annotated[Count, Field(ge=1)] = 20
     paired: bool = True
@@ -165,8 +170,9 @@ class TournamentConfig(Strict):
         return config_from_dict(data, self.source)
 
     def results_config(self, agent_specs: dict[str, str]) -> dict[str, Any]:
-        """What the results file records and a resumed run must match."""
-        return {
+        """What the results file records and a resumed run must match (``rules``: the options
+        that differ from the game's defaults, only when there are some)."""
+        config: dict[str, Any] = {
             "kind": "tournament",
             "game": self.game,
             "agents": agent_specs,
@@ -179,6 +185,10 @@ class TournamentConfig(Strict):
             "max_steps": self.max_steps,
             "save_logs": False,
         }
+        recorded = rules_record(self.game, self.rules)
+        if recorded:
+            config["rules"] = recorded
+        return config
 
 
 def config_from_dict(data: Any, source: str = "<config>") -> TournamentConfig:
@@ -186,6 +196,10 @@ def config_from_dict(data: Any, source: str = "<config>") -> TournamentConfig:
     and the key."""
     config = validate_config(data, TournamentConfig, source)
     config._source = source
+    try:
+        rules_record(config.game, config.rules)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: rules: {exc}") from None
     counts = get_game(config.game).player_counts
     if config.players not in counts:
         raise ConfigError(
@@ -475,6 +489,7 @@ def run_tournament(
         description=config.name,
         executor=executor,
         game=config.game,
+        rules=config.rules,
     )
     ratings = rate_games(records, names, config.rating)
     summary = summarize(records, names)

@@ -132,9 +132,10 @@ class OptionsDict:
         """The inverse of :meth:`to_dict` (unknown keys are an error)."""
         if not isinstance(data, dict):
             raise ValueError(f"RulesOptions: expected a dict, found {data!r}")
-        unknown = set(data) - set(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        known = list(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+        unknown = set(data) - set(known)
         if unknown:
-            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}")
+            raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}; known: {known}")
         return cls(**data)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from airships_env.bot_config import GreedyConfig, HeuristicConfig
+from airships_env.engine.model import RulesOptions
 from airships_env.policy import Policy, RandomPolicy
 from airships_env.protocol import Outcome, ranks_from
 
@@ -87,9 +88,10 @@ class AirshipsNativeBots:
         num_players: int,
         games: Sequence[tuple[int, Sequence[np.random.Generator], Sequence[str]]],
         max_steps: int,
+        options: RulesOptions | None = None,
     ) -> list[NativeResult]:
         """Whole games in one core call, each given by its deal seed, one generator per seat and
-        the label per seat."""
+        the label per seat, under the rules ``options`` (None: the defaults)."""
         from airships_env.native.batch import play_bot_games
 
         results = play_bot_games(
@@ -100,6 +102,7 @@ class AirshipsNativeBots:
             ],
             greedy=plan.greedy,
             heuristic=plan.heuristic,
+            options=options,
             max_steps=max_steps,
         )
         return [_result(r) for r in results]

@@ -97,10 +97,13 @@ class TableNativeBots:
                 return None
         return TablePlan(bots, parameters, policies)
 
-    def new_game(self, num_players: int, deal_seed: int) -> Any:
-        """A game dealt in the core from ``deal_seed``, as the game's ``new_state`` deals it."""
+    def new_game(self, num_players: int, deal_seed: int, options: Any = None) -> Any:
+        """A game dealt in the core from ``deal_seed`` under the rules ``options`` (None: the
+        defaults), as the game's ``new_state`` deals it."""
         module, _, name = self._native_class.partition(":")
-        return getattr(import_module(module), name).new(num_players, seed=deal_seed)
+        return getattr(import_module(module), name).new(
+            num_players, seed=deal_seed, options=options
+        )
 
     @property
     def start_memory(self) -> Any:
@@ -120,14 +123,16 @@ class TableNativeBots:
         num_players: int,
         games: Sequence[tuple[int, Sequence[np.random.Generator], Sequence[str]]],
         max_steps: int,
+        options: Any = None,
     ) -> list[NativeResult]:
-        """Whole games, each given by its deal seed, one generator per seat and the labels."""
+        """Whole games, each given by its deal seed, one generator per seat and the labels,
+        under the game's rules ``options`` (None: its defaults)."""
         from airships_env.registry import get_game
 
         rules = get_game(self.game)
         results = []
         for deal_seed, rngs, labels in games:
-            game = self.new_game(num_players, deal_seed)
+            game = self.new_game(num_players, deal_seed, options)
             for seat, label in enumerate(labels):  # as the Python path resets every agent
                 if label in plan.policies:
                     plan.policies[label].reset(seat, num_players, rngs[seat])

@@ -6,10 +6,14 @@ Examples::
     python scripts/arena.py --agents heuristic,greedy,greedy,greedy --players 4 --games 200 \\
         --paired --out results/h_vs_g.jsonl --json
     python scripts/arena.py --agents mcts:sims=400,seconds=1,greedy --games 40
+    python scripts/arena.py --game australia --agents heuristic,greedy --games 200 \\
+        --rules full_game=true
 
 Agents: ``name[:key=value,...]`` (see ``agents.registry``); a comma-separated piece that reads
 ``key=value`` belongs to the agent before it. Give one agent per seat (repeat an agent to fill
 seats); ``--players`` defaults to the number of agents. Copies get distinct names (``greedy#2``).
+``--rules KEY=VALUE[,...]`` deals every game with those rules options (the game's own names and
+values, checked before any game is played; the results file records them).
 With ``--json`` stdout is one line, ``{"games": n, "agents": {name: {"win_rate",
 "ci_low", "ci_high", "mean_score"}}}``, and the table goes to stderr.
 """
@@ -25,11 +29,13 @@ from agents.arena import SEATINGS, round_up_games, run_arena
 from agents.cli.common import (
     add_game_argument,
     add_ray_argument,
+    add_rules_argument,
     non_negative_int,
+    parse_rules,
     ray_executor,
     report_errored_games,
 )
-from agents.games import counts_text
+from agents.games import counts_text, rules_record
 from agents.registry import AGENTS, AgentUnavailableError, split_specs
 from agents.stats import print_summary, summarize
 from airships_env.registry import get_game
@@ -50,6 +56,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="comma-separated agent specs, one per seat (may be repeated)",
     )
     add_game_argument(parser)
+    add_rules_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
@@ -112,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         specs = [spec for text in args.agents for spec in split_specs(text)]
+        rules = rules_record(args.game, parse_rules(args.rules))
     except ValueError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
@@ -150,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=not args.no_progress,
             executor=ray_executor(args.ray),
             game=args.game,
+            rules=rules,
         )
     except (ValueError, RuntimeError, AgentUnavailableError) as exc:
         print(f"arena: {exc}", file=sys.stderr)
@@ -163,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     summary = summarize(run.records, run.labels)
     shown = sys.stderr if args.json else sys.stdout  # with --json, stdout is the JSON line alone
-    print_summary(summary, title=f"Arena, {players} players", file=shown)
+    ruled = "".join(f", {key}={json.dumps(value)}" for key, value in rules.items())
+    print_summary(summary, title=f"Arena, {players} players{ruled}", file=shown)
     rate = run.played / run.seconds if run.seconds > 0 else 0.0
     print(
         f"{run.played} games played now in {run.seconds:.1f} s ({rate:.3g} games/s), "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -150,6 +151,46 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
     return value
+
+
+RULES_HELP = (
+    "rules options every game is dealt with, KEY=VALUE[,KEY=VALUE...] (may be repeated); a "
+    'VALUE is read as JSON (true, 12, "none"), other text as a string (discard_recall=none); '
+    "the game checks the names and values (e.g. --game australia --rules full_game=true); "
+    "default: the game's own rules"
+)
+
+
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    """``--rules KEY=VALUE[,...]``: the rules options of every game played (arena)."""
+    parser.add_argument(
+        "--rules", action="append", default=[], metavar="KEY=VALUE[,...]", help=RULES_HELP
+    )
+
+
+def parse_rules(texts: Sequence[str]) -> dict[str, Any]:
+    """The rules options ``--rules`` names (option -> value), not yet checked by the game: a
+    piece that is not KEY=VALUE, a value that is a list or an object, or an option given twice
+    is a ValueError naming it."""
+    rules: dict[str, Any] = {}
+    for text in texts:
+        for piece in text.split(","):
+            key, sep, raw = piece.partition("=")
+            key = key.strip()
+            if not sep or not key:
+                raise ValueError(f"--rules: expected KEY=VALUE, found {piece!r}")
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                value = raw.strip()  # text that is not JSON: a string (discard_recall=none)
+            if isinstance(value, list | dict):
+                raise ValueError(
+                    f"--rules: {key}: expected one value (true, 12, none), found {raw!r}"
+                )
+            if key in rules:
+                raise ValueError(f"--rules: {key} is given twice")
+            rules[key] = value
+    return rules
 
 
 def meta_agents(meta: dict[str, Any], num_players: int) -> list[str] | None:

@@ -12,7 +12,7 @@ Pass a :class:`RayExecutor` to :func:`agents.arena.run_arena` or :func:`agents.a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,11 +30,21 @@ def play_chunk(
     save_logs: bool,
     max_steps: int,
     game: str = "airships",
+    rules: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play ``specs`` as a local worker would (the body of one Ray task)."""
+    """Play ``specs`` as a local worker would (the body of one Ray task), dealt with the rules
+    options ``rules`` names."""
     local = LocalExecutor(workers=1)
     return list(
-        local(specs, agent_specs, seed=seed, save_logs=save_logs, max_steps=max_steps, game=game)
+        local(
+            specs,
+            agent_specs,
+            seed=seed,
+            save_logs=save_logs,
+            max_steps=max_steps,
+            game=game,
+            rules=rules,
+        )
     )
 
 
@@ -48,8 +58,10 @@ def play_on_ray(
     address: str | None,
     chunk: int = CHUNK,
     game: str = "airships",
+    rules: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Records of the pending games, played as Ray tasks, in the order the tasks finish.
+    """Records of the pending games (dealt with the rules options ``rules`` names), played as
+    Ray tasks, in the order the tasks finish.
 
     ``address``: see :func:`agents.rllib.cluster.connected` (``"default"``: ``RAY_ADDRESS``,
     else a local cluster).
@@ -67,6 +79,7 @@ def play_on_ray(
                 save_logs,
                 max_steps,
                 game,
+                dict(rules or {}),
             )
             for start in range(0, len(pending), max(1, chunk))
         ]
@@ -96,8 +109,10 @@ class RayExecutor:
         save_logs: bool,
         max_steps: int,
         game: str = "airships",
+        rules: Mapping[str, Any] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """The records of ``pending``, games of ``game``, as the tasks finish."""
+        """The records of ``pending``, games of ``game`` dealt with the rules options ``rules``
+        names, as the tasks finish."""
         if not pending:
             return iter(())
         return play_on_ray(
@@ -109,4 +124,5 @@ class RayExecutor:
             address=self.address,
             chunk=self.chunk,
             game=game,
+            rules=rules,
         )

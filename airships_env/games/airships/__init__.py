@@ -76,6 +76,11 @@ class AirshipsGame:
             return NativeGame.new(num_players, seed, rng=rng, cards=data, options=options)
         return new_game(num_players, seed, rng=rng, cards=data, options=options)
 
+    def options_from_dict(self, data: dict[str, Any]) -> RulesOptions:
+        """The rules options a dict names (:meth:`RulesOptions.from_dict`: unknown names and
+        values that are not booleans are errors)."""
+        return RulesOptions.from_dict(data)
+
     def state_from_dict(self, data: Mapping[str, Any]) -> GameState:
         """The state a ``GameState.to_dict`` wrote."""
         return GameState.from_dict(dict(data))

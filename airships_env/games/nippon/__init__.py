@@ -34,7 +34,11 @@ __all__ = ["GAME", "NipponGame", "env", "raw_env"]
 
 
 def _options_from_dict(options: dict[str, Any]) -> RulesOptions:
-    """The rules options a dict names (its keys are RulesOptions' fields)."""
+    """The rules options a dict names (its keys are RulesOptions' fields; another is an error)."""
+    known = RulesOptions().to_dict()
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"unknown rules option(s) {unknown}; known: {sorted(known)}")
     return RulesOptions(**options)
 
 
