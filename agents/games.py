@@ -4,7 +4,10 @@ Every tool takes a game by its registered name (``--game NAME``; :data:`DEFAULT_
 is given) and asks it for its facts, player counts first, instead of writing Airships' down.
 Files the tools write (results files, tournament and training configs, game logs, saved models)
 record their game under ``"game"``; a file without one is an Airships file, so everything saved
-before there were several games still reads.
+before there were several games still reads. A run's rules options (``--rules``, a tournament's
+``rules:``) are the game's own: :func:`rules_options` builds them with the game's
+``options_from_dict``, :func:`rules_record` gives the ones that differ from the defaults, which
+is what a results file records (none recorded: the default rules).
 """
 
 from __future__ import annotations
