@@ -23,7 +23,13 @@ import sys
 from pathlib import Path
 
 from agents.arena import SEATINGS
-from agents.cli.common import add_game_argument, non_negative_int, report_errored_games
+from agents.cli.common import (
+    add_game_argument,
+    add_rules_argument,
+    non_negative_int,
+    parse_rules,
+    report_errored_games,
+)
 from agents.games import model_game
 from agents.registry import AgentUnavailableError, split_specs
 from agents.stats import print_summary
@@ -38,6 +44,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--model", type=Path, required=True, help="MaskablePPO .zip")
     add_game_argument(parser, default=None)
+    add_rules_argument(parser)
     parser.add_argument(
         "--opponents",
         action="append",
@@ -122,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             out=args.out,
             deterministic=not args.stochastic,
             progress=not args.no_progress and sys.stderr.isatty(),
+            rules=parse_rules(args.rules),
         )
     except (ValueError, FileNotFoundError, AgentUnavailableError) as exc:
         print(f"evaluate: {exc}", file=sys.stderr)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.arena import arena_schedule, label_agents, round_up_games, run_schedule
-from agents.games import check_player_count, counts_text, model_game
+from agents.games import check_player_count, counts_text, model_game, rules_record
 from agents.stats import AgentStats, Summary, summarize
 from airships_env.registry import get_game
 
@@ -122,16 +122,20 @@ def evaluate_model(
     agent: str = "ppo",
     progress: bool = False,
     game: str | None = None,
+    rules: Mapping[str, Any] | None = None,
 ) -> Evaluation:
     """Play ``games`` arena games (rounded up to whole seat rotations) of the model against
     ``opponents``. ``agent`` names the registry agent that loads the model (``ppo``, or a
     dotted class path taking ``path`` and ``deterministic``); ``game``: the model's game (None:
-    the one its zip records, :func:`~agents.games.model_game`)."""
+    the one its zip records, :func:`~agents.games.model_game`); ``rules``: the rules options
+    every game is dealt with (option name -> value, as the arena's ``--rules``; None: the
+    game's own rules)."""
     if not Path(model).is_file():
         raise FileNotFoundError(f"no model file at {model}")
     if game is None:
         game = model_game(model)
     check_player_count(game, players)
+    rules = rules_record(game, rules)  # a bad option fails before any game
     opponent_labels = label_agents([MODEL_LABEL, *seat_specs(opponents, players)])
     agent_specs = {MODEL_LABEL: model_spec(model, deterministic, agent)}
     agent_specs.update({k: v for k, v in opponent_labels.items() if k != MODEL_LABEL})
@@ -147,6 +151,7 @@ def evaluate_model(
         "seed": seed,
         "paired": paired,
         "seating": seating,
+        **({"rules": rules} if rules else {}),
     }
     started = time.perf_counter()
     records = run_schedule(
@@ -159,6 +164,7 @@ def evaluate_model(
         progress=progress,
         description="evaluate",
         game=game,
+        rules=rules,
     )
     seconds = time.perf_counter() - started
     return Evaluation(summarize(records, labels), labels, games, seconds)

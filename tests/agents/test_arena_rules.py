@@ -217,3 +217,27 @@ def test_a_tournament_checks_records_and_plays_its_rules(tmp_path: Path) -> None
     simple = config_from_dict(_tournament(rules={}), "t.yaml")
     with pytest.raises(ValueError, match=r"rules: file has \{'full_game': True\}, now None"):
         run_tournament(simple, workers=1, output=tmp_path, plots=False)
+
+
+def test_evaluate_plays_a_policy_under_the_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``airships evaluate --rules``: the policy's games are dealt with the options, the results
+    file records them, and a bad option is refused before any game."""
+    from agents.cli.evaluate import main as evaluate_main
+
+    model = Path("agents/models/australia/ppo_2p.zip")
+    if not model.is_file():
+        pytest.skip("no bundled Australia policy")
+    argv = ["--model", str(model), "--opponents", "greedy", "--games", "2", "--workers", "1"]
+    ruled, plain = tmp_path / "full.jsonl", tmp_path / "simple.jsonl"
+    assert evaluate_main([*argv, "--out", str(ruled), "--rules", "full_game=true"]) == 0
+    assert evaluate_main([*argv, "--out", str(plain)]) == 0
+    header, records = read_results(ruled)
+    assert header is not None and header["config"]["rules"] == FULL
+    plain_header, plain_records = read_results(plain)
+    assert plain_header is not None and "rules" not in plain_header["config"]
+    assert [r["scores"] for r in records] != [r["scores"] for r in plain_records]
+    capsys.readouterr()
+    assert evaluate_main([*argv, "--rules", "windmill=true"]) == 2
+    assert "evaluate: Australia rules: " in capsys.readouterr().err
