@@ -15,7 +15,9 @@ every game of a run is dealt with, on every path: Python, the worker pool, the n
 Optional members of a game that the arena reads (``getattr``; absent: the generic default):
 ``record_fields(state)`` (a finished game's own record fields, e.g. Airships' ``airships``),
 ``log_header(state, meta)`` (a saved log's header; default: a generic one with the initial
-state) and ``native_bots`` (a :class:`NativeBots` or its ``"module:attr"``: which of the game's
+state), ``log_record(record)`` (one action's log line; default: the record's ``to_dict()``; the
+lines of a saved log are then the game's own log file's, so ``airships replay`` reads them) and
+``native_bots`` (a :class:`NativeBots` or its ``"module:attr"``: which of the game's
 bots have a native twin, and whole bot-only games in its core; default: none).
 """
 
@@ -26,7 +28,7 @@ import os
 import signal
 import time
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -147,6 +149,8 @@ def play_game(
     steps = 0
     state = played.new_state(players, seed=spec.deal_seed, options=rules_options(played, rules))
     log: list[dict[str, Any]] | None = None
+    own_line = getattr(played, "log_record", None)  # the game's own log line (Airships: typed)
+    log_record: Callable[[Any], dict[str, Any]] = own_line or (lambda record: record.to_dict())
     if save_log:
         meta = {"game": spec.game, "seats": list(spec.seats)}
         log = [log_header(played, state, meta, spec.deal_seed, rules)]
@@ -183,7 +187,7 @@ def play_game(
             applied = state.apply_action(index)
             steps += 1
             if log is not None:
-                log.append(applied.to_dict())
+                log.append(log_record(applied))
     except AgentFailure as failure:
         record["error"] = {
             "kind": failure.kind,

@@ -74,9 +74,14 @@ class GameLog:
         return replay(self, cards, upto, reroll)
 
 
+def record_entry(record: ActionRecord) -> dict[str, Any]:
+    """One record as a log line's JSON object (``"type": "action"`` and the record's fields)."""
+    return {"type": "action", **record.to_dict()}
+
+
 def record_line(record: ActionRecord) -> str:
     """One record as a JSON line."""
-    return json.dumps({"type": "action", **record.to_dict()}, separators=(",", ":"))
+    return json.dumps(record_entry(record), separators=(",", ":"))
 
 
 def append_record(handle: IO[str], record: ActionRecord) -> None:

@@ -301,6 +301,21 @@ def _unreached_variant(original: GameState, reveals: int) -> GameState | None:
     return None
 
 
+def test_a_saved_airships_log_is_a_log_file_the_replay_reads(tmp_path: Path):
+    """The lines of an arena record's log are Airships' own log lines (typed action lines):
+    written out, ``read_log`` takes them and the replay ends where the game ended."""
+    from airships_env.engine.log import read_log
+
+    run = run_arena(["greedy", "random"], 2, seed=5, workers=1, save_logs=True)
+    for record in run.records:
+        path = tmp_path / f"game-{record['game']}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in record["log"]))
+        log = read_log(path)
+        assert len(log.records) == record["steps"]
+        state = log.replay()
+        assert state.is_terminal() and list(state.outcome().scores) == record["scores"]
+
+
 def test_agents_never_receive_hidden_information(monkeypatch: pytest.MonkeyPatch):
     for seed in range(30):
         spec = arena.GameSpec(0, 0, seed, ("spy", "spy#2"))

@@ -149,6 +149,12 @@ class AirshipsGame:
 
         return GameLog.start(state, **meta).header()
 
+    def log_record(self, record: ActionRecord) -> dict[str, Any]:
+        """One action's line of a game log (Airships: the ``airships-log`` line, typed)."""
+        from airships_env.engine.log import record_entry
+
+        return record_entry(record)
+
     def presenter(self) -> Any:
         """Airships' presenter (text, ANSI, picture, SVG)."""
         from airships_env.games.airships.present import AirshipsPresenter
