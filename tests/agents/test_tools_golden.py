@@ -14,7 +14,8 @@ was split and moved onto the game protocol) with::
 
 Every game record must come back identical except for its timings (and a digest of itself, should
 a line gain one); a header's config may only gain the ``"game"`` key (a file without it is an
-Airships file).
+Airships file); a saved log's action line may only gain ``"type": "action"`` (the line of
+Airships' own log file, so a record's log written out is a log ``airships replay`` reads).
 """
 
 from __future__ import annotations
@@ -37,12 +38,15 @@ ADDED = ("digest",)
 
 
 def _strip(value: Any) -> Any:
-    """``value`` without timing fields and without the ``game`` name a header may have gained."""
+    """``value`` without timing fields, without the ``game`` name a header may have gained and
+    without the ``"type": "action"`` a log's action line gained."""
     if isinstance(value, dict):
         return {
             key: _strip(item)
             for key, item in value.items()
-            if key not in TIMING + ADDED and not (key == "game" and isinstance(item, str))
+            if key not in TIMING + ADDED
+            and not (key == "game" and isinstance(item, str))
+            and not (key == "type" and item == "action")
         }
     if isinstance(value, list):
         return [_strip(item) for item in value]
