@@ -16,9 +16,9 @@ one ranking of its seats by place (the game's outcome ranks; Airships: score, th
 E3; equal places are ties, so a shared win is a tie for first). The config names its game
 (``game:``, default airships) and its ``players`` must be one of that game's player counts;
 ``rules:`` (a mapping of the game's rules options, checked by the game's own
-``options_from_dict``; default: the game's rules) sets the rules every game is dealt with. These models update online, one game at a time, so one pass
-depends on the order of the games (with a few dozen games per agent, enough to swap close
-agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
+``options_from_dict``; default: the game's rules) sets the rules every game is dealt with.
+These models update online, one game at a time, so one pass depends on the order of the games
+(with a few dozen games per agent, enough to swap close agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
 and seeded shuffles of it; ``mu`` is the mean over the orders and ``sigma`` combines the mean
 posterior variance with the variance of ``mu`` across orders. The result does not depend on
 the number of workers or on the order the games finished in. The leaderboard ranks by the
