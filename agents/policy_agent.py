@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.hint import Hinter, check_hint
 from airships_env.policy import Decision
 from airships_env.protocol import Game
 
@@ -86,7 +87,10 @@ class ActorNet:
         data, params, _ = load_from_zip_file(str(model_path), device="cpu")
         if data is None or "policy" not in params:
             raise ValueError(f"{model_path}: not a stable-baselines3 model zip")
-        activation = data.get("policy_kwargs", {}).get("activation_fn")
+        kwargs = data.get("policy_kwargs", {})
+        #: The bot whose choice ends the observation (:mod:`agents.hint`), or None.
+        self.hint: str | None = kwargs.get("hint")
+        activation = kwargs.get("activation_fn")
         name = getattr(activation, "__name__", "Tanh")
         if name not in _ACTIVATIONS:
             raise ValueError(
@@ -118,6 +122,15 @@ class ActorNet:
                 f"PPO model {model_path}: its action space has {actions} actions, "
                 f"{self.game.name} has {self.game.num_actions}"
             )
+        self.beta = 0.0
+        if self.hint is not None:
+            try:
+                check_hint(self.hint, self.game.name)
+            except ValueError as exc:
+                raise ValueError(f"PPO model {model_path}: {exc}") from None
+            if "beta" not in state:
+                raise ValueError(f"PPO model {model_path}: a hinted policy without its beta")
+            self.beta = float(state["beta"])
         self.path = str(model_path)
 
     @property
@@ -128,13 +141,18 @@ class ActorNet:
         if self.trained_players is not None:
             return self.trained_players
         for players in self.game.player_counts:
-            if self.game.observation_size(players) == self.observation_size:
+            if self.game.observation_size(players) + self.hint_size == self.observation_size:
                 return players
         return None
 
+    @property
+    def hint_size(self) -> int:
+        """The entries the hint adds to the game's observation (0 without a hint)."""
+        return self.game.num_actions if self.hint is not None else 0
+
     def check_table(self, num_players: int) -> None:
         """Raise :class:`TableMismatchError` unless this actor plays ``num_players`` seats."""
-        wanted = self.game.observation_size(num_players)
+        wanted = self.game.observation_size(num_players) + self.hint_size
         if self.observation_size == wanted and self.trained_players in (None, num_players):
             return
         trained = self.num_players
@@ -169,6 +187,7 @@ class ActorNet:
         net = cls.__new__(cls)
         net.game = _game(game)
         net.trained_players = None
+        net.hint, net.beta = None, 0.0
         net.activation = _ACTIVATIONS[activation]
         net.hidden = [(w.astype(np.float32), b.astype(np.float32)) for w, b in hidden]
         net.head = (head[0].astype(np.float32), head[1].astype(np.float32))
@@ -193,7 +212,10 @@ class ActorNet:
         for weight, bias in self.hidden:
             hidden = self.activation(weight @ hidden + bias)
         weight, bias = self.head
-        return weight @ hidden + bias
+        logits = weight @ hidden + bias
+        if self.hint is not None:  # the hint's one-hot ends the observation
+            logits = logits + self.beta * observation[-self.hint_size :]
+        return logits
 
     def batch_logits(self, observations: np.ndarray) -> np.ndarray:
         """Unmasked action logits for a batch of observation vectors (one row each)."""
@@ -207,25 +229,49 @@ class ActorNet:
         for weight, bias in self.hidden:
             hidden = self.activation(hidden @ weight.T + bias)
         weight, bias = self.head
-        return hidden @ weight.T + bias
+        logits = hidden @ weight.T + bias
+        if self.hint is not None:
+            logits = logits + self.beta * observations[:, -self.hint_size :]
+        return logits
 
 
 class NetPolicy:
-    """Plays an :class:`ActorNet`: masked argmax, or a masked sample from its own generator."""
-
-    #: ``act`` reads only the decision's observation and legal actions (never its view), so the
-    #: arena may seat it in a game played in a native core (agents/bots/native_tables.py).
-    reads_observation_only = True
+    """Plays an :class:`ActorNet`: masked argmax, or a masked sample from its own generator.
+    A hinted actor (:mod:`agents.hint`) gets its hint from the game's bot, which draws from a
+    generator of its own (taken from this game's generator at ``reset``)."""
 
     def __init__(self, net: ActorNet, deterministic: bool = True, name: str = "ppo"):
         self.net = net
         self.deterministic = bool(deterministic)
         self.name = name
         self.rng = np.random.default_rng(0)
+        self._hinters: dict[tuple[str, str], Hinter] = {}
+
+    @property
+    def reads_observation_only(self) -> bool:
+        """``act`` reads only the decision's observation and legal actions (never its view), so
+        the arena may seat it in a game played in a native core (agents/bots/native_tables.py);
+        a hinted actor's bot reads the view."""
+        return self.net.hint is None
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
-        """Take this game's generator."""
+        """Take this game's generator (and give the hint's bot one drawn from it)."""
         self.rng = rng
+        if self.net.hint is not None:
+            self._hinter().reset(seat, num_players, np.random.default_rng(int(rng.integers(2**63))))
+
+    def _hinter(self) -> Hinter:
+        """The hint's maker for the actor's game and bot (one per pair, kept)."""
+        key = (self.net.game.name, str(self.net.hint))
+        if key not in self._hinters:
+            self._hinters[key] = Hinter(*key)
+        return self._hinters[key]
+
+    def observation(self, decision: Decision) -> np.ndarray:
+        """What the actor reads: the decision's observation (a hinted actor's: with its hint)."""
+        if self.net.hint is None:
+            return np.asarray(decision.observation)
+        return self._hinter().observation(decision)
 
     def check_table(self, num_players: int) -> None:
         """Raise :class:`TableMismatchError` (a ValueError naming the file, the player count it
@@ -235,7 +281,7 @@ class NetPolicy:
     def act(self, decision: Decision) -> int:
         """The chosen legal action; reads only the observation vector and the legal actions."""
         legal = np.asarray(decision.legal_actions)
-        logits = self.net.logits(decision.observation)[legal].astype(np.float64)
+        logits = self.net.logits(self.observation(decision))[legal].astype(np.float64)
         if self.deterministic:
             return int(legal[int(np.argmax(logits))])
         weights = np.exp(logits - logits.max())
@@ -246,6 +292,12 @@ class NetPolicy:
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The chosen legal action for each row (one batched forward): masked argmax, or masked
         samples from the policy's generator."""
+        if self.net.hint is not None:
+            raise ValueError(
+                f"PPO model {self.net.path} takes a hint from the {self.net.hint} bot, which "
+                f"reads each decision's view: it plays decision by decision (act), not on "
+                f"batched observations"
+            )
         logits = self.net.batch_logits(observations).astype(np.float64)
         logits[~masks.astype(bool)] = -np.inf
         if self.deterministic:
@@ -297,9 +349,21 @@ class PPOAgent(NetPolicy):
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """Take this game's generator; without a path, load the bundled model for this game."""
-        super().reset(seat, num_players, rng)
         if self.path is None:
             self.net = self._bundled(num_players)
+        super().reset(seat, num_players, rng)
+
+    @property
+    def reads_observation_only(self) -> bool:
+        """As :class:`NetPolicy`'s; without a path, true when no bundled model of the game
+        takes a hint (the table size, and so the model, is known only at ``reset``)."""
+        if self.path is not None:
+            return self.net.hint is None
+        return all(
+            self._bundled(n).hint is None
+            for n in self.game.player_counts
+            if bundled_model(n, self.game.name).exists()
+        )
 
     def check_table(self, num_players: int) -> None:
         """Raise unless the policy plays ``num_players`` seats; without a path, the bundled
@@ -349,6 +413,7 @@ class _NoNet(ActorNet):
 
     def __init__(self) -> None:
         self.path = "<bundled model, chosen by the player count at reset>"
+        self.hint = None
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Refuse: the agent was never reset for a game."""

@@ -136,7 +136,13 @@ class OptionsDict:
         unknown = set(data) - set(known)
         if unknown:
             raise ValueError(f"RulesOptions: unknown options {sorted(unknown)}; known: {known}")
+        cls.check_values(data)
         return cls(**data)
+
+    @classmethod
+    def check_values(cls, data: dict[str, Any]) -> None:
+        """Refuse values ``from_dict`` must not pass on (a game's options may override; the
+        dataclass's own ``__post_init__`` still checks what it checks)."""
 
 
 @dataclass(frozen=True, slots=True)

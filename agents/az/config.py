@@ -102,6 +102,13 @@ class ArenaSection(Strict):
     anchor_deals: NonNegative = 0
     anchor_every: Positive = 1
     anchor_gate: bool = False
+    # The second curve: ``ismcts_deals`` > 0 plays the best network against the native ``ismcts``
+    # (``ismcts_sims`` simulations a decision, a fixed budget: a loaded machine does not move
+    # it) in every other seat every ``ismcts_every`` generations (``ismcts/best``; drawn with
+    # ``plot_training.py --opponent ismcts``).
+    ismcts_deals: NonNegative = 0
+    ismcts_sims: Positive = 200
+    ismcts_every: Positive = 5
 
 
 class CheckpointSection(Strict):

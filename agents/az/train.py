@@ -22,8 +22,11 @@ One generation (``airships train --config configs/az_2p.yaml``):
    the best network when its mean win share reaches ``arena.gate`` and, with
    ``arena.anchor_gate``, when it also scores at least the best network's share against the
    fixed anchor (the native heuristic) on the same ``arena.anchor_deals`` deals;
-4. the curve: every ``arena.anchor_every`` generations (with ``arena.anchor_deals`` > 0) the best
-   network's share against the anchor is logged as ``anchor/best``, with the run's wall time.
+4. the curves: every ``arena.anchor_every`` generations (with ``arena.anchor_deals`` > 0) the
+   best network's share against the anchor is logged as ``anchor/best``, and every
+   ``arena.ismcts_every`` generations (with ``arena.ismcts_deals`` > 0) its share against the
+   native ``ismcts`` at ``arena.ismcts_sims`` simulations as ``ismcts/best``, with the run's wall
+   time.
 
 Run directory ``<run.output_dir>/<run.name>/``::
 
@@ -33,7 +36,7 @@ Run directory ``<run.output_dir>/<run.name>/``::
     checkpoints/gen_N.pt         networks, optimizer, generator, history after generation N
     checkpoints/gen_N.buffer.npz the replay buffer after generation N
     best.pt                      the best network (``az:path=runs/az_2p/best.pt``)
-    eval/evaluations.jsonl       the best network against the anchor (plot_training.py reads it)
+    eval/evaluations.jsonl       the best network against the anchor and ismcts (plot_training.py)
     tb/                          TensorBoard scalars
 
 Resume (``--resume``) reloads the last checkpoint and continues exactly as an uninterrupted run
@@ -75,6 +78,11 @@ CONFIG_FILE = "config.yaml"
 BEST_FILE = "best.pt"
 WARMUP_FILE = "warmup.json"
 STATE_VERSION = 1
+#: A seat of :func:`play_games` played by the native ``ismcts`` (``arena.ismcts_sims``).
+ISMCTS_SEAT = "ismcts"
+#: What sits in a seat: a network (its search), None (the anchor: the native heuristic) or
+#: :data:`ISMCTS_SEAT`.
+Seat = PolicyValueNet | str | None
 
 
 class ReplayBuffer:
@@ -178,7 +186,7 @@ class GamesResult:
 
 
 def play_games(
-    seat_nets: Sequence[Sequence[PolicyValueNet | None]],
+    seat_nets: Sequence[Sequence[Seat]],
     config: AZConfig,
     rng: np.random.Generator,
     *,
@@ -189,10 +197,11 @@ def play_games(
     seeds: list[int] | None = None,
 ) -> GamesResult:
     """Play one game per entry of ``seat_nets`` (the network of each seat; ``None``: the anchor,
-    the native heuristic), ``parallel_games`` side by side, every network decision with a choice
-    searched; leaves of searches sharing a network are evaluated together. ``seeds``: each game's
-    deal (default: drawn from ``rng`` first); the searches then draw from ``rng`` in a fixed
-    order."""
+    the native heuristic; :data:`ISMCTS_SEAT`: the native ``ismcts`` at ``arena.ismcts_sims``
+    simulations, searching the public view), ``parallel_games`` side by side, every network
+    decision with a choice searched; leaves of searches sharing a network are evaluated
+    together. ``seeds``: each game's deal (default: drawn from ``rng`` first); the searches then
+    draw from ``rng`` in a fixed order."""
     start = time.perf_counter()
     n = config.num_players
     search = config.search
@@ -210,10 +219,16 @@ def play_games(
         from airships_env.bot_config import HeuristicConfig
 
         heuristic = HeuristicConfig.load().native()
-    evaluators = {id(net): timer.wrap(net) for nets in seat_nets for net in nets if net is not None}
+    networks = [net for nets in seat_nets for net in nets if isinstance(net, PolicyValueNet)]
+    evaluators = {id(net): timer.wrap(net) for net in networks}
     natives: dict[int, object] = {}
     if search.engine == "native":  # the core's copies of this call's networks
-        natives = {id(net): net.native() for nets in seat_nets for net in nets if net is not None}
+        natives = {id(net): net.native() for net in networks}
+    searcher = None
+    if any(net == ISMCTS_SEAT for nets in seat_nets for net in nets):
+        from agents.bots.ismcts import ISMCTSAgent
+
+        searcher = ISMCTSAgent(sims=config.arena.ismcts_sims)
     out = GamesResult()
     obs_size = int(require().obs_size(n))
     if seeds is None:
@@ -230,7 +245,7 @@ def play_games(
             live.append(
                 {
                     "index": index,
-                    "game": NativeGame.new(n, seed=seed).handle,
+                    "native": NativeGame.new(n, seed=seed),
                     "samples": [],
                     "moves": [0] * n,
                     "actions": 0,
@@ -239,15 +254,21 @@ def play_games(
         searches: list[PUCTSearch | NativeSearch] = []
         owners: list[dict[str, Any]] = []
         for entry in live:
-            game = entry["game"]
+            game = entry["game"] = entry["native"].handle
             nets = seat_nets[entry["index"]]
             legal = game.legal_actions()
-            # No choice, or the anchor's turn: no search.
-            while game.result() is None and (len(legal) == 1 or nets[game.current_player] is None):
+            # No choice, or a bot's turn (the anchor or ismcts): no network search.
+            while game.result() is None and (
+                len(legal) == 1 or not isinstance(nets[game.current_player], PolicyValueNet)
+            ):
                 if len(legal) == 1:
                     action = legal[0]
-                else:
+                elif nets[game.current_player] is None:
                     action = game.bot_action(HEURISTIC_KIND, heuristic, legal)
+                else:
+                    assert searcher is not None
+                    view = entry["native"].public_view()
+                    action = searcher.search(view, int(rng.integers(2**63)))[0]
                 game.apply(action, None)
                 entry["actions"] += 1
                 legal = game.legal_actions()
@@ -257,7 +278,7 @@ def play_games(
             search_rng = np.random.default_rng(int(rng.integers(2**63)))
             if search.engine == "native":
                 net = nets[game.current_player]
-                assert net is not None and heuristic is not None
+                assert isinstance(net, PolicyValueNet) and heuristic is not None
                 started = time.perf_counter()
                 searches.append(
                     NativeSearch(
@@ -436,8 +457,19 @@ def anchor_score(
     return paired_shares(lineups, config.arena.anchor_deals, config, rng, timer)
 
 
+def ismcts_score(
+    net: PolicyValueNet, config: AZConfig, rng: np.random.Generator, timer: Timer
+) -> float:
+    """The network's mean win share against the native ``ismcts`` (``arena.ismcts_sims``
+    simulations a decision) in every other seat over ``arena.ismcts_deals`` deals, each played
+    once per seat of the network."""
+    n = config.num_players
+    lineup = [lambda own: [net if seat == own else ISMCTS_SEAT for seat in range(n)]]
+    return paired_shares(lineup, config.arena.ismcts_deals, config, rng, timer)[0]
+
+
 def paired_shares(
-    lineups: Sequence[Callable[[int], Sequence[PolicyValueNet | None]]],
+    lineups: Sequence[Callable[[int], Sequence[Seat]]],
     deals: int,
     config: AZConfig,
     rng: np.random.Generator,
@@ -677,6 +709,8 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
     curve_due = (state.generation + 1) % settings.anchor_every == 0
     if settings.anchor_deals and curve_due and "anchor/best" not in anchors:
         anchors["anchor/best"] = anchor_score([state.best], config, state.rng, arena_timer)[0]
+    if settings.ismcts_deals and (state.generation + 1) % settings.ismcts_every == 0:
+        anchors["ismcts/best"] = ismcts_score(state.best, config, state.rng, arena_timer)
     arena_seconds = time.perf_counter() - start
     state.generation += 1
     search_seconds = played.seconds - timer.seconds
@@ -713,28 +747,33 @@ def generation(state: RunState, buffer: ReplayBuffer, config: AZConfig) -> dict[
 
 
 def write_curve(directory: Path, history: list[dict[str, float]], config: AZConfig) -> None:
-    """``eval/evaluations.jsonl``: the best network against the anchor, one row per measured
-    generation with the run's wall time, in the rows PPO runs write, so that
-    ``scripts/plot_training.py runs/az_2p --opponent heuristic`` draws the curve. Rewritten
-    from the checkpoint's history, so a resumed run's file matches an uninterrupted run's."""
-    games = config.arena.anchor_deals * config.num_players
+    """``eval/evaluations.jsonl``: the best network against the anchor (``heuristic``) and
+    against ``ismcts``, one row per measured generation and opponent with the run's wall time,
+    in the rows PPO runs write, so that ``scripts/plot_training.py runs/az_2p --opponent
+    heuristic`` (or ``ismcts``) draws the curve. Rewritten from the checkpoint's history, so a
+    resumed run's file matches an uninterrupted run's."""
+    curves = (
+        ("anchor/best", "heuristic", config.arena.anchor_deals * config.num_players),
+        ("ismcts/best", ISMCTS_SEAT, config.arena.ismcts_deals * config.num_players),
+    )
     rows = []
     for generation_number, metrics in enumerate(history, start=1):
-        if "anchor/best" not in metrics:
-            continue
-        share = metrics["anchor/best"]
-        low, high = wilson_interval(share * games, games)
-        rows.append(
-            {
-                "step": generation_number,
-                "opponent": "heuristic",
-                "games": games,
-                "win_rate": share,
-                "ci_low": low,
-                "ci_high": high,
-                "wall_seconds": metrics["wall_seconds"],
-            }
-        )
+        for key, opponent, games in curves:
+            if key not in metrics:
+                continue
+            share = metrics[key]
+            low, high = wilson_interval(share * games, games)
+            rows.append(
+                {
+                    "step": generation_number,
+                    "opponent": opponent,
+                    "games": games,
+                    "win_rate": share,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "wall_seconds": metrics["wall_seconds"],
+                }
+            )
     if rows:
         path = directory / "eval" / "evaluations.jsonl"
         path.parent.mkdir(exist_ok=True)

@@ -97,6 +97,11 @@ class TableNativeBots:
                 return None
         return TablePlan(bots, parameters, policies)
 
+    def from_state(self, state: Any) -> Any:
+        """The core's copy of a Python ``state`` (a view included), to ask its bots."""
+        module, _, name = self._native_class.partition(":")
+        return getattr(import_module(module), name).from_state(state)
+
     def new_game(self, num_players: int, deal_seed: int, options: Any = None) -> Any:
         """A game dealt in the core from ``deal_seed`` under the rules ``options`` (None: the
         defaults), as the game's ``new_state`` deals it."""

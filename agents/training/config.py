@@ -136,6 +136,11 @@ class PolicyConfig(Strict):
 
     net_arch: Annotated[list[Positive], Field(min_length=1)] = [256, 256]
     activation: Activation = "tanh"
+    # A bot's choice as an input (agents/hint.py): the observation ends with the one-hot of what
+    # this bot of the game chooses, and the actor's logits add ``hint_weight`` (learned from
+    # there) times it, so the policy starts as the bot. null: no hint.
+    hint: Literal["greedy", "heuristic"] | None = None
+    hint_weight: Annotated[Number, Field(ge=0.0)] = 10.0
 
 
 class PPOConfig(Strict):
@@ -370,8 +375,33 @@ def _cross_check(config: TrainConfig, source: str) -> None:
             problem = native_league_problem(spec)
             if problem:
                 raise ConfigError(f"{source}: league.bots: {spec!r}: {problem}")
+    if config.policy.hint is not None:
+        _check_hint(config, source)
     if config.n_envs is not None:
         check_batch(config, config.n_envs)
+
+
+def _check_hint(config: TrainConfig, source: str) -> None:
+    """A hinted policy trains in the native core, with bots (not snapshots) in the other seats,
+    on a game whose bots decide from the decision alone."""
+    from agents.hint import native_hints
+
+    if config.game == DEFAULT_GAME:
+        raise ConfigError(f"{source}: policy.hint: {config.game}'s policies take no hint")
+    try:
+        native_hints(config.game)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: policy.{exc}") from None
+    if config.vec_env != "native":
+        raise ConfigError(
+            f"{source}: vec_env: expected 'native' with policy.hint (the hints come from the "
+            f"core's bots), found {config.vec_env!r}"
+        )
+    if config.league.self_play > 0:
+        raise ConfigError(
+            f"{source}: league.self_play: expected 0 with policy.hint (a snapshot in another "
+            f"seat would need its own hints), found {config.league.self_play}"
+        )
 
 
 def check_game_agents(config: TrainConfig, source: str) -> None:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -56,6 +56,7 @@ from agents.arena import agent_rng, deal_seed
 from agents.bots.native_tables import TableNativeBots, python_view
 from agents.executors import game_native_bots
 from agents.games import DEFAULT_GAME
+from agents.hint import Hinter
 from agents.registry import make_agent
 from agents.workers import single_threaded_workers
 from airships_env.aec import game_rewards
@@ -157,15 +158,23 @@ class Played:
     decisions: int = 0
 
 
-def _decide(players: list[Policy], teachers: list[Policy], decision: Decision, game: Played) -> int:
-    """The acting seat's move; records the teacher's label (its own move in a teacher seat)."""
+def _decide(
+    players: list[Policy],
+    teachers: list[Policy],
+    decision: Decision,
+    game: Played,
+    hinters: Sequence[Hinter] = (),
+) -> int:
+    """The acting seat's move; records the teacher's label (its own move in a teacher seat)
+    and the observation the learner reads (with ``hinters``: followed by the seat's hint)."""
     action = players[decision.seat].act(decision)
     label = action
     if players[decision.seat] is not teachers[decision.seat]:  # a student seat: ask the teacher
         label = teachers[decision.seat].act(decision)
         game.agreed += int(label == action)
         game.decisions += 1
-    game.rows.append((decision.seat, decision.observation, decision.action_mask, label))
+    observation = hinters[decision.seat].observation(decision) if hinters else decision.observation
+    game.rows.append((decision.seat, observation, decision.action_mask, label))
     return action
 
 
@@ -207,6 +216,7 @@ def _protocol_game(
     deal: int,
     reward: str,
     max_turns: int | None,
+    hinters: Sequence[Hinter] = (),
 ) -> Played:
     """One game of any registered game through the protocol: observed as its
     :class:`~airships_env.game_aec.GameAEC` observes it (``game.observe`` of the seat's view),
@@ -217,7 +227,8 @@ def _protocol_game(
     while not state.is_terminal():
         if max_turns is not None and played >= max_turns:
             return game
-        state.apply_action(_decide(players, teachers, Decision.for_game(rules, state), game))
+        decision = Decision.for_game(rules, state)
+        state.apply_action(_decide(players, teachers, decision, game, hinters))
         played += 1
     return _scored(game, rules, state, reward)
 
@@ -296,18 +307,24 @@ def _play_chunk(
     game: str = DEFAULT_GAME,
     student: str | None = None,
     native: bool = True,
+    hint: str | None = None,
 ) -> tuple[list[np.ndarray], list[int | float]]:
     """Play the given games (the teacher in every seat, or the ``student`` model zip in seat
     ``g % n`` of game ``g``); returns row blocks and the counters of :data:`_COUNTERS`.
-    ``native``: play in the game's native core when the teacher has a twin there."""
+    ``native``: play in the game's native core when the teacher has a twin there. ``hint``:
+    every row's observation ends with that bot's choice (:mod:`agents.hint`; the games are
+    then played through the protocol)."""
     teachers = [_make_teacher(teacher, game) for _ in range(num_players)]
     rules = None if game == DEFAULT_GAME else get_game(game)
-    twin = _native_twin(teachers[0], game) if native else None
+    hinters = [Hinter(game, hint) for _ in range(num_players)] if hint is not None else []
+    twin = _native_twin(teachers[0], game) if native and not hinters else None
     learner = None
     if student is not None:
         from agents.policy_agent import ActorNet, NetPolicy
 
         learner = NetPolicy(ActorNet(student, game), deterministic=True, name="student")
+        if not learner.reads_observation_only:  # a hinted student's bot reads the view
+            twin = None
     observations, masks, actions, returns, games = [], [], [], [], []
     counters: list[int | float] = [0, 0, 0.0, 0, 0]  # in the order of _COUNTERS
     for index in game_indices:
@@ -318,13 +335,17 @@ def _play_chunk(
             agent.reset(seat, num_players, agent_rng(seed, index, seat))
             if agent is not teachers[seat]:  # the labelling teacher gets a generator of its own
                 teachers[seat].reset(seat, num_players, agent_rng(seed, index, seat + num_players))
+        for seat, hinter in enumerate(hinters):  # and so does the hint
+            hinter.reset(seat, num_players, agent_rng(seed, index, seat + 2 * num_players))
         deal = deal_seed(seed, index)
         if rules is None:
             played = _airships_game(players, teachers, num_players, deal, reward, max_turns)
         elif twin is not None:
             played = _native_game(rules, twin, learner, num_players, seed, index, reward, max_turns)
         else:
-            played = _protocol_game(rules, players, teachers, num_players, deal, reward, max_turns)
+            played = _protocol_game(
+                rules, players, teachers, num_players, deal, reward, max_turns, hinters
+            )
         if played.final is None or played.wins is None:
             counters[0] += 1
             continue
@@ -379,6 +400,7 @@ def collect_demonstrations(
     student: str | None = None,
     first_game: int = 0,
     native: bool = True,
+    hint: str | None = None,
 ) -> Demonstrations:
     """Play games ``first_game`` .. ``first_game + games - 1`` of ``game`` and record every
     decision with the teacher's action (see the module docstring); with a ``student`` (a model
@@ -399,6 +421,7 @@ def collect_demonstrations(
         game=game,
         student=student,
         native=native,
+        hint=hint,
     )
     results: dict[int, tuple[list[np.ndarray], list[int | float]]] = {}
     label = f"teacher games ({teacher})" if game == DEFAULT_GAME else f"{game} games ({teacher})"

@@ -135,6 +135,12 @@ def make_vec_env(config: TrainConfig, n_envs: int, mix: LeagueMix, seed: int) ->
             max_turns=config.max_turns,
             deterministic_snapshots=config.league.opponent_deterministic,
         )
+        if config.policy.hint is not None:
+            from agents.training.hint import HintVecEnv
+
+            return TimedVecEnv(
+                VecMonitor(HintVecEnv(native, config.game, config.policy.hint)), inner=native
+            )
         return TimedVecEnv(VecMonitor(native), inner=native)
     factories: list[Callable[[], Any]] = [env_factory(config, mix) for _ in range(n_envs)]
     if config.vec_env == "subproc":
@@ -172,8 +178,15 @@ def _new_maskable_ppo(
     from sb3_contrib import MaskablePPO
 
     ppo = config.ppo
+    hint: dict[str, Any] = {}
+    policy: Any = "MlpPolicy"
+    if config.policy.hint is not None:
+        from agents.training.hint import HintedPolicy
+
+        policy = HintedPolicy
+        hint = {"hint": config.policy.hint, "hint_weight": config.policy.hint_weight}
     return MaskablePPO(
-        "MlpPolicy",
+        policy,
         venv,
         learning_rate=learning_rate,
         n_steps=ppo.n_steps,
@@ -189,6 +202,7 @@ def _new_maskable_ppo(
         policy_kwargs={
             "net_arch": list(config.policy.net_arch),
             "activation_fn": activation_class(config.policy.activation),
+            **hint,
         },
         tensorboard_log=tensorboard_log,
         seed=config.seed,
@@ -339,6 +353,7 @@ def teacher_games(
         workers=settings.workers if settings.workers is not None else default_workers(),
         progress=progress,
         game=config.game,
+        hint=config.policy.hint,
         **student,
     )
 

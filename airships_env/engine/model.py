@@ -6,10 +6,11 @@ Plain data with no rules in it; :mod:`airships_env.engine.state` assembles them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from airships_env.engine.records import ExchangeMade
+from airships_env.protocol import OptionsDict
 
 CHOOSE_TARGET, CHIP_DECISION, EXTRA_TURN, GAME_OVER = range(4)
 PHASE_NAMES: tuple[str, ...] = ("choose target", "chip decision", "extra turn", "game over")
@@ -24,7 +25,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4  # S1
 
 
 @dataclass(frozen=True, slots=True)
-class RulesOptions:
+class RulesOptions(OptionsDict):
     """Switches for the rulings of docs/airships/RULES.md marked [ruling] and for the added ones.
 
     The defaults are the rules as written in docs/airships/RULES.md.
@@ -43,21 +44,12 @@ class RulesOptions:
     # last attempt, nothing can change any more, and the game ends.
     stalemate_ends_game: bool = True
 
-    def to_dict(self) -> dict[str, bool]:
-        """The options as a plain dict."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RulesOptions:
-        """Options from a dict; unknown keys and values that are not booleans are errors."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown rules option(s) {unknown}; known: {sorted(known)}")
+    def check_values(cls, data: dict[str, Any]) -> None:
+        """Every option is a boolean (``from_dict`` has refused unknown names already)."""
         for key, value in data.items():
             if not isinstance(value, bool):
                 raise ValueError(f"rules option {key!r} must be true or false, got {value!r}")
-        return cls(**data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,8 +72,8 @@ def test_a_game_cut_off_by_max_steps_has_no_outcome() -> None:
     ("game", "specs"),
     [
         ("nippon", ["ppo", "heuristic"]),
-        ("clockwork", ["ppo", "heuristic", "greedy"]),
-        ("clockwork", ["ppo:deterministic=false", "random"]),
+        ("australia", ["ppo", "heuristic", "greedy"]),
+        ("australia", ["ppo:deterministic=false", "random"]),
     ],
 )
 def test_trained_policies_play_on_the_cores_observations(game: str, specs: list[str]) -> None:
@@ -86,3 +86,15 @@ def test_trained_policies_play_on_the_cores_observations(game: str, specs: list[
         arena._play_all(schedule, agent_specs, 3, False, 20_000, 1, game), key=lambda r: r["game"]
     )
     assert [_untimed(r) for r in run.records] == [_untimed(r) for r in python]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_hinted_policy_is_played_in_python(players: int) -> None:
+    """Clockwork City's bundled policies read the heuristic's choice (agents/hint.py), which
+    reads the view: the arena plays their games through the protocol, not on the core's
+    observations, and they play legal moves to the end."""
+    specs = ["ppo", *["heuristic"] * (players - 1)]
+    assert arena.native_seats(arena.label_agents(specs), "clockwork") is None
+    run = arena.run_arena(specs, players, seed=3, workers=1, game="clockwork")
+    assert len(run.records) == players
+    assert all(record["winners"] is not None for record in run.records)

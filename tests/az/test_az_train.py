@@ -308,6 +308,38 @@ def test_anchor_curve_every_k_generations(tmp_path):
     assert row["wall_seconds"] == second["wall_seconds"]
 
 
+def test_ismcts_curve_every_k_generations(tmp_path, monkeypatch):
+    """The best network meets the native ismcts (every other seat, ``ismcts_sims`` simulations
+    a decision on the public view) every ``ismcts_every`` generations: the second curve."""
+    from agents.bots.ismcts import ISMCTSAgent
+    from agents.training.plots import read_curve
+
+    searched: list[int] = []
+    search = ISMCTSAgent.search
+
+    def counting(self, game, seed, *args, **kwargs):
+        assert game.to_state().is_public_view  # ismcts reads only the public view
+        searched.append(self.sims)
+        return search(self, game, seed, *args, **kwargs)
+
+    monkeypatch.setattr(ISMCTSAgent, "search", counting)
+    config = _tiny(
+        tmp_path,
+        generations=2,
+        arena={"deals": 1, "sims": 2, "gate": 0.55, "ismcts_deals": 1, "ismcts_sims": 3,
+               "ismcts_every": 2},
+    )  # fmt: skip
+    first, second = train(config).history
+    assert "ismcts/best" not in first and "anchor/best" not in second
+    assert 0.0 <= second["ismcts/best"] <= 1.0
+    assert searched and set(searched) == {3}
+    (row,) = read_curve(config.run_dir(), "ismcts")
+    assert row["step"] == 2 and row["games"] == 2
+    assert row["win_rate"] == second["ismcts/best"]
+    assert row["wall_seconds"] == second["wall_seconds"]
+    assert read_curve(config.run_dir(), "heuristic") == []
+
+
 def test_anchor_gate_needs_anchor_deals():
     data = load_config(TINY).to_dict()
     data["arena"]["anchor_gate"] = True

@@ -85,14 +85,24 @@ def test_a_bad_player_count_in_the_zip_names_the_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("players", COUNTS)
-def test_the_shipped_configs_train_clockwork_from_a_clone_of_the_heuristic(players: int) -> None:
+def test_the_shipped_configs_clone_the_search_on_the_heuristics_hint(players: int) -> None:
     from agents.training.config import load_config
 
     root = Path(__file__).resolve().parents[2]
     config = load_config(root / "configs" / "clockwork" / f"ppo_{players}p.yaml")
     assert (config.game, config.num_players) == ("clockwork", players)
-    assert config.vec_env in ("subproc", "native") and config.pretrain.teacher == "heuristic"
+    assert config.vec_env == "native" and config.policy.hint == "heuristic"
+    assert (config.pretrain.teacher or "").startswith("ismcts:sims=")
     assert config.run_dir() == Path("runs") / f"clockwork_ppo_{players}p"
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_each_bundle_reads_the_heuristics_hint(players: int) -> None:
+    """The bundles are hinted policies (agents/hint.py): the numpy actor adds beta times the
+    hint's one-hot, which ends an observation one action table longer than the game's."""
+    net = ActorNet(bundled_model(players, "clockwork"), "clockwork")
+    assert net.hint == "heuristic" and net.beta > 1.0
+    assert net.observation_size == GAME.observation_size(players) + GAME.num_actions
 
 
 def test_evaluate_takes_the_recorded_table_size() -> None:

@@ -59,7 +59,7 @@ def test_options_defaults_are_the_rules_as_written() -> None:
 def test_options_round_trip_and_unknown_keys_are_refused() -> None:
     options = RulesOptions(hindenburg_any_order=False, stalemate_ends_game=False)
     assert RulesOptions.from_dict(options.to_dict()) == options
-    with pytest.raises(ValueError, match="unknown rules option"):
+    with pytest.raises(ValueError, match="unknown options"):
         RulesOptions.from_dict({"hindenburg_in_any_order": True})
 
 

@@ -187,7 +187,7 @@ def test_a_teacher_the_game_lacks_names_the_file_the_key_and_its_agents(tmp_path
         ("clockwork", 3, "heuristic", None),
         ("australia", 2, "heuristic", None),
         ("nippon", 2, "heuristic", None),
-        ("clockwork", 2, "heuristic", "agents/models/clockwork/ppo_2p.zip"),
+        ("australia", 2, "heuristic", "agents/models/australia/ppo_2p.zip"),
         ("nippon", 2, "heuristic", "agents/models/nippon/ppo_2p.zip"),
         ("nippon", 2, "random", "agents/models/nippon/ppo_2p.zip"),  # labels from generators
     ],

@@ -33,15 +33,6 @@ from airships_env.games.nippon.text import NipponPresenter
 __all__ = ["GAME", "NipponGame", "env", "raw_env"]
 
 
-def _options_from_dict(options: dict[str, Any]) -> RulesOptions:
-    """The rules options a dict names (its keys are RulesOptions' fields; another is an error)."""
-    known = RulesOptions().to_dict()
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise ValueError(f"unknown rules option(s) {unknown}; known: {sorted(known)}")
-    return RulesOptions(**options)
-
-
 class NipponGame(PythonGame):
     """The static facts and factories of Nippon (options: RulesOptions or its dict; data:
     NipponData or a path; replay: bag draws from the generator, else the record's)."""
@@ -58,7 +49,7 @@ class NipponGame(PythonGame):
     observes_true_state = True  # the view differs only by its generator and flag
 
     setup = staticmethod(new_game)
-    options_from_dict = staticmethod(_options_from_dict)
+    options_from_dict = staticmethod(RulesOptions.from_dict)
     load_data = staticmethod(load_data)
     state_from_dict = staticmethod(state_from_dict)
     record_from_dict = staticmethod(ActionRecord.from_dict)

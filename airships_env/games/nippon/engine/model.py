@@ -6,7 +6,8 @@ rules can use them without importing the state (the state's methods call the rul
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from airships_env.protocol import OptionsDict
 
 __all__ = ["Phase", "RulesOptions"]
 
@@ -37,7 +38,7 @@ class Phase:
 
 
 @dataclass(frozen=True, slots=True)
-class RulesOptions:
+class RulesOptions(OptionsDict):
     """The rulings where readings differ (docs/nippon/RULES.md, "Rules options")."""
 
     captured_tile: str = "returns"  # A10a: "returns" | "removed"
@@ -61,12 +62,3 @@ class RulesOptions:
                 "marker_trigger: expected 'column_empties' or 'space_empties', "
                 f"found {self.marker_trigger!r}"
             )
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "captured_tile": self.captured_tile,
-            "neutral_competes": self.neutral_competes,
-            "majority_ties": self.majority_ties,
-            "marker_trigger": self.marker_trigger,
-        }
