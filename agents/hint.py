@@ -70,18 +70,16 @@ class Hinter:
     """The hint of ``game``'s bot ``bot`` for one decision at a time (see the module
     docstring). :meth:`reset` gives it a game's generator, as an agent's ``reset`` does."""
 
-    def __init__(self, game: str, bot: str, rng: np.random.Generator | None = None):
+    def __init__(self, game: str, bot: str):
         from agents.registry import make_agent
 
         self.game = game
         self.bot_name = check_hint(bot, game)
         self.bot: Policy = make_agent(bot, game=game)
-        self.num_actions = _num_actions(game)
-        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.num_actions = int(get_game(game).num_actions)
 
     def reset(self, seat: int, num_players: int, rng: np.random.Generator) -> None:
         """A new game: the bot takes ``rng`` (the hinter's own, not the policy's)."""
-        self.rng = rng
         self.bot.reset(seat, num_players, rng)
 
     def action(self, decision: Decision) -> int:
@@ -96,7 +94,3 @@ class Hinter:
                 one_hot([self.action(decision)], self.num_actions)[0],
             ]
         )
-
-
-def _num_actions(game: str) -> int:
-    return int(get_game(game).num_actions)
