@@ -16,7 +16,6 @@ model zip records its hint with its policy's arguments, where
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -44,12 +43,12 @@ def native_hints(game: str) -> Any:
     """``game``'s native bots (:class:`agents.bots.native_tables.TableNativeBots`) for hints; a
     ValueError for a game whose bots keep a memory between decisions (Nippon's plan) or that
     has none."""
-    info = get_game(game)
-    target = getattr(info, "native_bots", None)
-    if target is None:
+    from agents.bots.native_tables import TableNativeBots
+    from agents.executors import game_native_bots
+
+    table = game_native_bots(game)
+    if not isinstance(table, TableNativeBots):
         raise ValueError(f"hint: {game} has no native bots to make hints with")
-    module, _, name = target().partition(":")
-    table = getattr(import_module(module), name)
     if table.start_memory is not None:
         raise ValueError(
             f"hint: {game}'s bots keep a plan between decisions; hints are made only for games "

@@ -18,11 +18,11 @@ E3; equal places are ties, so a shared win is a tie for first). The config names
 ``rules:`` (a mapping of the game's rules options, checked by the game's own
 ``options_from_dict``; default: the game's rules) sets the rules every game is dealt with.
 These models update online, one game at a time, so one pass depends on the order of the games
-(with a few dozen games per agent, enough to swap close agents). The ratings are therefore computed over ``RATING_ORDERS`` orders: the game-index order
-and seeded shuffles of it; ``mu`` is the mean over the orders and ``sigma`` combines the mean
-posterior variance with the variance of ``mu`` across orders. The result does not depend on
-the number of workers or on the order the games finished in. The leaderboard ranks by the
-ordinal ``mu - 3 sigma``.
+(with a few dozen games per agent, enough to swap close agents). The ratings are therefore
+computed over ``RATING_ORDERS`` orders: the game-index order and seeded shuffles of it; ``mu``
+is the mean over the orders and ``sigma`` combines the mean posterior variance with the variance
+of ``mu`` across orders. The result does not depend on the number of workers or on the order
+the games finished in. The leaderboard ranks by the ordinal ``mu - 3 sigma``.
 
 The head-to-head matrix: for agents A and B, over the games where both played, the fraction in
 which A placed above B (a tie counts one half).

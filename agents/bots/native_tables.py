@@ -97,18 +97,19 @@ class TableNativeBots:
                 return None
         return TablePlan(bots, parameters, policies)
 
+    def _native_type(self) -> Any:
+        """The core's game wrapper class."""
+        module, _, name = self._native_class.partition(":")
+        return getattr(import_module(module), name)
+
     def from_state(self, state: Any) -> Any:
         """The core's copy of a Python ``state`` (a view included), to ask its bots."""
-        module, _, name = self._native_class.partition(":")
-        return getattr(import_module(module), name).from_state(state)
+        return self._native_type().from_state(state)
 
     def new_game(self, num_players: int, deal_seed: int, options: Any = None) -> Any:
         """A game dealt in the core from ``deal_seed`` under the rules ``options`` (None: the
         defaults), as the game's ``new_state`` deals it."""
-        module, _, name = self._native_class.partition(":")
-        return getattr(import_module(module), name).new(
-            num_players, seed=deal_seed, options=options
-        )
+        return self._native_type().new(num_players, seed=deal_seed, options=options)
 
     @property
     def start_memory(self) -> Any:

@@ -384,11 +384,10 @@ def _cross_check(config: TrainConfig, source: str) -> None:
 def _check_hint(config: TrainConfig, source: str) -> None:
     """A hinted policy trains in the native core, with bots (not snapshots) in the other seats,
     on a game whose bots decide from the decision alone."""
-    from agents.hint import native_hints
+    from agents.hint import check_hint, native_hints
 
-    if config.game == DEFAULT_GAME:
-        raise ConfigError(f"{source}: policy.hint: {config.game}'s policies take no hint")
     try:
+        check_hint(config.policy.hint, config.game)
         native_hints(config.game)
     except ValueError as exc:
         raise ConfigError(f"{source}: policy.{exc}") from None

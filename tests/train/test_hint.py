@@ -70,7 +70,9 @@ def test_the_hint_is_the_bots_choice_on_the_seats_view() -> None:
         choice = bot.act(decision)
         assert observation.shape == (GAME.observation_size(2) + GAME.num_actions,)
         np.testing.assert_array_equal(observation[: -GAME.num_actions], decision.observation)
-        np.testing.assert_array_equal(observation[-GAME.num_actions :], one_hot([choice], 149)[0])
+        np.testing.assert_array_equal(
+            observation[-GAME.num_actions :], one_hot([choice], GAME.num_actions)[0]
+        )
         state.apply_action(choice)
 
 
@@ -142,7 +144,9 @@ def test_a_hinted_run_trains_saves_and_plays_its_hint(tmp_path: Path) -> None:
     agent = GamePPOAgent(str(model), game="clockwork")
     assert agent.reads_observation_only is False
     with pytest.raises(ValueError, match="takes a hint from the heuristic bot"):
-        agent.act_batch(np.zeros((1, net.observation_size), np.float32), np.ones((1, 149), bool))
+        agent.act_batch(
+            np.zeros((1, net.observation_size), np.float32), np.ones((1, GAME.num_actions), bool)
+        )
     agent.net.beta = 1e6  # the hint dominates: the policy plays the bot
     state = GAME.new_state(2, seed=9)
     for step in range(40):
