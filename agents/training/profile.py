@@ -27,6 +27,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from agents.games import DEFAULT_GAME
+from agents.hint import one_hot
 from agents.training.callbacks import (
     RunContext,
     Throughput,
@@ -48,21 +49,35 @@ FREE_EPISODE = 40
 class FreeVecEnv(VecEnv):
     """An environment that costs nothing: the spaces of the real one (``game``'s observation
     size and action table), precomputed sparse observations, about half the actions legal, an
-    episode every :data:`FREE_EPISODE` steps with a reward of +1 or -1."""
+    episode every :data:`FREE_EPISODE` steps with a reward of +1 or -1. ``hinted``: each
+    observation ends with the one-hot of a legal action, as a hinted policy's does
+    (:mod:`agents.hint`)."""
 
     render_mode = None
 
-    def __init__(self, num_envs: int, num_players: int, seed: int = 0, game: str = DEFAULT_GAME):
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int,
+        seed: int = 0,
+        game: str = DEFAULT_GAME,
+        hinted: bool = False,
+    ):
         rules = get_game(game)
         size = rules.observation_size(num_players)
         low, high = observation_bounds(rules, num_players)
-        observation_space = spaces.Box(low, high, shape=(size,), dtype=np.float32)
-        super().__init__(num_envs, observation_space, spaces.Discrete(rules.num_actions))
         rng = np.random.default_rng(seed)
         pool = 256
         self._observations = (rng.random((pool, size)) < 0.2).astype(np.float32)
         self._masks = rng.random((pool, rules.num_actions)) < 0.5
         self._masks[:, 0] = True
+        if hinted:
+            hints = [rng.choice(np.flatnonzero(mask)) for mask in self._masks]
+            self._observations = np.hstack([self._observations, one_hot(hints, rules.num_actions)])
+            low = np.concatenate([low, np.zeros(rules.num_actions, np.float32)])
+            high = np.concatenate([high, np.ones(rules.num_actions, np.float32)])
+        observation_space = spaces.Box(low, high, dtype=np.float32)
+        super().__init__(num_envs, observation_space, spaces.Discrete(rules.num_actions))
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._cursor = 0
         self._rng = rng
@@ -140,7 +155,13 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="airships-profile-") as scratch:
         league = League(config.league, scratch)
         if free:
-            free_env = FreeVecEnv(n_envs, config.num_players, config.seed, config.game)
+            free_env = FreeVecEnv(
+                n_envs,
+                config.num_players,
+                config.seed,
+                config.game,
+                hinted=config.policy.hint is not None,
+            )
             venv = TimedVecEnv(VecMonitor(free_env), inner=free_env)
         else:
             venv = make_vec_env(config, n_envs, league.mix(), segment_seed(config.seed, 0))

@@ -110,6 +110,24 @@ def test_native_training_env_appends_the_native_bots_hint() -> None:
     np.testing.assert_array_equal(again.reset(), venv.reset())
 
 
+def test_the_profiles_free_env_carries_a_hint_as_the_training_env_does() -> None:
+    """``train --profile`` measures a hinted learner against a free environment of the hinted
+    spaces: its observations end with the one-hot of one of its legal actions."""
+    from agents.training.profile import FreeVecEnv
+
+    free = FreeVecEnv(3, 2, game="clockwork", hinted=True)
+    real = HintVecEnv(ClockworkVecEnv(3, 2, "heuristic", seed=1), "clockwork", "heuristic")
+    assert free.observation_space == real.observation_space
+    size = GAME.observation_size(2)
+    for _step in range(5):
+        observations, masks = free.reset(), free.action_masks()
+        assert np.all(observations[:, size:].sum(axis=1) == 1.0)
+        assert np.all(masks[np.arange(3), observations[:, size:].argmax(axis=1)])
+        free.step(np.zeros(3, dtype=np.int64))
+    plain = FreeVecEnv(3, 2, game="clockwork")
+    assert plain.observation_space.shape == (size,)
+
+
 def test_teacher_rows_carry_the_hint() -> None:
     demos = collect_demonstrations(
         "heuristic", 2, 2, seed=0, game="clockwork", hint="greedy", max_turns=None
