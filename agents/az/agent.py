@@ -23,8 +23,9 @@ decision). ``search=ranked``: the same, with the network ranking every node's ac
 forward pass a node, kept for its later visits).
 
 ``path``: a network file written by :mod:`agents.az.train` (``runs/az_2p/best.pt``); without it,
-the network is initialised from the bundled ``ppo_<n>p`` policy of the table size (trunk and
-policy head; its value head is untrained and answers 0).
+the network shipped for the table size (``agents/models/az_<n>p.pt``, expert iteration's best:
+2 players), else one initialised from the bundled ``ppo_<n>p`` policy of the table size (trunk
+and policy head; its value head is untrained and answers 0).
 ``rollout_weight`` (default 1): a leaf's value is ``(1 - w)`` times the network's plus ``w`` times
 a heuristic rollout's result. The default uses the network for its prior only: no value head
 we trained so far beats a constant on held-out games (agents/az/README.md), and the rollouts do.
@@ -43,7 +44,13 @@ import math
 import numpy as np
 import torch
 
-from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
+from agents.az.network import (
+    PolicyValueNet,
+    bundled_network,
+    bundled_ppo,
+    from_ppo,
+    load_network,
+)
 from agents.az.search import (
     NativeSearch,
     PUCTSearch,
@@ -143,8 +150,9 @@ class AZAgent:
         self.last_counts: SearchCounts | None = None
 
     def check_table(self, num_players: int) -> None:
-        """Raise ValueError unless the network plays ``num_players`` seats."""
-        if self.net is not None and self.net.num_players != num_players:
+        """Raise ValueError unless the network file plays ``num_players`` seats (without a file
+        each table size gets its own bundled network)."""
+        if self.path is not None and self.net is not None and self.net.num_players != num_players:
             raise ValueError(
                 f"az network {self.path} was trained for {self.net.num_players} players, "
                 f"this table has {num_players}"
@@ -161,7 +169,11 @@ class AZAgent:
     def _bundled(self, num_players: int) -> PolicyValueNet:
         net = self._nets.get(num_players)
         if net is None:
-            net, _copied = from_ppo(bundled_ppo(num_players), num_players)
+            shipped = bundled_network(num_players)
+            if shipped is not None:
+                net = load_network(shipped)
+            else:
+                net, _copied = from_ppo(bundled_ppo(num_players), num_players)
             net.eval()
             self._nets[num_players] = net
         return net

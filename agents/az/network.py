@@ -245,3 +245,12 @@ def bundled_ppo(num_players: int) -> Path:
     from agents.policy_agent import bundled_model
 
     return bundled_model(num_players)
+
+
+def bundled_network(num_players: int) -> Path | None:
+    """The network expert iteration made for ``num_players`` seats that the project ships
+    (``agents/models/az_<n>p.pt``), or None where that table size has none."""
+    from agents.policy_agent import MODELS_DIR
+
+    path = MODELS_DIR / f"az_{num_players}p.pt"
+    return path if path.is_file() else None

@@ -232,6 +232,28 @@ def test_one_simulation_is_the_network_alone(net_path: str, engine: str) -> None
     assert action == int(np.argmax(priors[0]))
 
 
+def test_az_alone_plays_the_shipped_network_where_its_table_has_one() -> None:
+    """``az`` without ``path``: at 2 players the network expert iteration made
+    (``agents/models/az_2p.pt``); at 4, where none is shipped, the bundled ``ppo_4p``'s trunk
+    and policy head."""
+    from agents.az.network import bundled_network, bundled_ppo, from_ppo, load_network
+
+    shipped = bundled_network(2)
+    assert shipped is not None and shipped.name == "az_2p.pt"
+    assert bundled_network(4) is None
+    agent = AZAgent(sims=1)
+    agent.reset(0, 2, np.random.default_rng(0))
+    assert agent.net is not None
+    expected = load_network(shipped).state_dict()
+    played = agent.net.state_dict()
+    assert played.keys() == expected.keys()
+    assert all(torch.equal(played[key], expected[key]) for key in expected)
+    agent.reset(0, 4, np.random.default_rng(0))
+    assert agent.net is not None and agent.net.num_players == 4
+    initial, _copied = from_ppo(bundled_ppo(4), 4)
+    assert torch.equal(agent.net.policy_head.weight, initial.policy_head.weight)
+
+
 def test_a_network_for_another_table_is_refused(net_path: str) -> None:
     from agents.registry import TableFitError
 
