@@ -65,6 +65,17 @@ def one_hot(actions: np.ndarray | list[int], num_actions: int) -> np.ndarray:
     return out
 
 
+def hint_bounds(
+    low: np.ndarray, high: np.ndarray, num_actions: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The bounds of a hinted observation: the game's ``low`` and ``high``, then 0 and 1 for
+    each entry of the hint's one-hot."""
+    return (
+        np.concatenate([np.ravel(low), np.zeros(num_actions, np.float32)]),
+        np.concatenate([np.ravel(high), np.ones(num_actions, np.float32)]),
+    )
+
+
 class Hinter:
     """The hint of ``game``'s bot ``bot`` for one decision at a time (see the module
     docstring). :meth:`reset` gives it a game's generator, as an agent's ``reset`` does."""

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from agents.hint import check_hint, native_hints, one_hot
+from agents.hint import check_hint, hint_bounds, native_hints, one_hot
 from airships_env.registry import get_game
 
 #: The tag of the hints' generator stream (apart from the games' own streams).
@@ -85,8 +85,7 @@ class HintVecEnv(VecEnvWrapper):
         self.num_actions = int(get_game(game).num_actions)
         inner = venv.observation_space
         assert isinstance(inner, spaces.Box)
-        low = np.concatenate([inner.low.ravel(), np.zeros(self.num_actions, np.float32)])
-        high = np.concatenate([inner.high.ravel(), np.ones(self.num_actions, np.float32)])
+        low, high = hint_bounds(inner.low, inner.high, self.num_actions)
         super().__init__(venv, observation_space=spaces.Box(low, high, dtype=np.float32))
         self.rng = np.random.default_rng(np.random.SeedSequence([0, HINT_STREAM]))
         self._games = self._batch()

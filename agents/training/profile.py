@@ -27,7 +27,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from agents.games import DEFAULT_GAME
-from agents.hint import one_hot
+from agents.hint import hint_bounds, one_hot
 from agents.training.callbacks import (
     RunContext,
     Throughput,
@@ -74,8 +74,7 @@ class FreeVecEnv(VecEnv):
         if hinted:
             hints = [rng.choice(np.flatnonzero(mask)) for mask in self._masks]
             self._observations = np.hstack([self._observations, one_hot(hints, rules.num_actions)])
-            low = np.concatenate([low, np.zeros(rules.num_actions, np.float32)])
-            high = np.concatenate([high, np.ones(rules.num_actions, np.float32)])
+            low, high = hint_bounds(low, high, rules.num_actions)
         observation_space = spaces.Box(low, high, dtype=np.float32)
         super().__init__(num_envs, observation_space, spaces.Discrete(rules.num_actions))
         self._steps = np.zeros(num_envs, dtype=np.int64)
