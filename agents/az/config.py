@@ -52,11 +52,15 @@ class NetworkSection(Strict):
     init: Literal["ppo", "scratch"] = "ppo"  # ppo: the bundled ppo_<n>p's trunk and policy head
     hidden: Annotated[list[Positive], Field(min_length=1)] = [256, 256]  # scratch only
     value_hidden: Positive = 256
-    # Before the first generation, the value head alone (trunk and policy frozen) learns the
-    # results of this many games of the network playing itself (one forward pass a move, root
-    # noise for variety), in this many minibatch steps: a search can then use its values.
+    # Before the first generation, the value head alone (trunk and policy frozen) learns from
+    # this many games of the network playing itself, in this many minibatch steps: a search can
+    # then use its values. ``value_warmup_sims`` 1: one forward pass a move (root noise for
+    # variety), the targets are the games' results; more: the network's search (the search
+    # section's settings) with this many simulations plays, and the acting seat's target is
+    # the search's root value (agents.az.train.value_targets), far less noisy than a result.
     value_warmup_games: NonNegative = 0
     value_warmup_steps: NonNegative = 0
+    value_warmup_sims: Positive = 1
 
 
 class SearchSection(Strict):

@@ -126,6 +126,14 @@ class SearchCounts:
     seconds: float = 0.0
     root: list[tuple[int, int, float]] = field(default_factory=list)  # action, visits, mean
 
+    def root_value(self) -> float | None:
+        """The acting seat's expected result as the search found it: its root actions' means
+        weighted by their visits (None when no root action was visited)."""
+        visits = sum(count for _action, count, _mean in self.root)
+        if visits == 0:
+            return None
+        return sum(count * mean for _action, count, mean in self.root) / visits
+
 
 class PUCTSearch:
     """One decision's search over a public view (a native game handle); see the module."""

@@ -1,9 +1,10 @@
 """Expert iteration: self-play with search, learn the search's choices, keep what beats the best.
 
 Before the first generation, with ``network.value_warmup_games`` > 0, the starting network's
-value head alone learns the results of games the network plays against itself
-(:func:`warm_up_values`; its held-out errors in ``warmup.json``), so that a search can use its
-values from the start. Self-play searches run in the core (``search.engine: native``) or in the
+value head alone learns from games the network plays against itself: their results, or with
+``network.value_warmup_sims`` > 1 its search's root values (:func:`warm_up_values`; its held-out
+errors in ``warmup.json``), so that a search can use its values from the start.
+``scripts/az_values.py`` does the same for a finished network. Self-play searches run in the core (``search.engine: native``) or in the
 Python tree (``python``).
 
 One generation (``airships train --config configs/az_2p.yaml``):
@@ -47,6 +48,7 @@ threads, 1 by default). Every search runs on a simulation budget, never a time b
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -179,6 +181,9 @@ class GamesResult:
     )
     sample_games: list[int] = field(default_factory=list)  # each sample's game (index)
     sample_seats: list[int] = field(default_factory=list)  # each sample's acting seat
+    # each sample's root value: the acting seat's result as its search found it
+    # (:meth:`SearchCounts.root_value`; sims=1: the network's choice had no visits, NaN)
+    sample_root_values: list[float] = field(default_factory=list)
     decisions: int = 0
     simulations: int = 0
     actions: int = 0
@@ -195,13 +200,14 @@ def play_games(
     record: bool,
     timer: Timer,
     seeds: list[int] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> GamesResult:
     """Play one game per entry of ``seat_nets`` (the network of each seat; ``None``: the anchor,
     the native heuristic; :data:`ISMCTS_SEAT`: the native ``ismcts`` at ``arena.ismcts_sims``
     simulations, searching the public view), ``parallel_games`` side by side, every network
     decision with a choice searched; leaves of searches sharing a network are evaluated
     together. ``seeds``: each game's deal (default: drawn from ``rng`` first); the searches then
-    draw from ``rng`` in a fixed order."""
+    draw from ``rng`` in a fixed order. ``progress``: called with 1 as each game ends."""
     start = time.perf_counter()
     n = config.num_players
     search = config.search
@@ -314,7 +320,16 @@ def play_games(
                 mask = np.zeros(NUM_ACTIONS, dtype=bool)
                 mask[tree.legal] = True
                 visits = tree.visit_counts()
-                entry["samples"].append((observation, mask, visits / visits.sum(), seat))
+                root_value = tree.summary().root_value()
+                entry["samples"].append(
+                    (
+                        observation,
+                        mask,
+                        visits / visits.sum(),
+                        seat,
+                        math.nan if root_value is None else root_value,
+                    )
+                )
             early = entry["moves"][seat] < config.search.temperature_moves and noise
             action = tree.sample_action(1.0) if early else tree.best_action()
             entry["moves"][seat] += 1
@@ -328,12 +343,15 @@ def play_games(
                 continue
             values = game_result(game, n, config.search.margin_weight)
             finished.append((entry["index"], values, game_result(game, n, 0.0)))
+            if progress is not None:
+                progress(1)
             out.actions += entry["actions"]
-            for observation, mask, policy, seat in entry["samples"]:
+            for observation, mask, policy, seat, root_value in entry["samples"]:
                 # The value target in the observation's order: the acting seat first.
                 out.samples.append((observation, mask, policy, np.roll(values, -seat)))
                 out.sample_games.append(entry["index"])
                 out.sample_seats.append(seat)
+                out.sample_root_values.append(root_value)
         live = still
     finished.sort(key=lambda item: item[0])
     out.results = [values for _index, values, _shares in finished]
@@ -373,31 +391,42 @@ def learn(
     return policy_total / steps, value_total / steps
 
 
-def warm_up_values(
-    net: PolicyValueNet, config: AZConfig, rng: np.random.Generator
+def value_targets(played: GamesResult, num_players: int) -> np.ndarray:
+    """Value targets of ``played``'s samples from their searches, in the observation's order:
+    the acting seat's is its search's root value (:meth:`SearchCounts.root_value`); at 2 players
+    the other's is 1 minus it (the two results always sum to 1: the win shares do, and the
+    margin terms cancel); at more players the other seats keep their game's results. A sample
+    without a root value (one simulation) keeps its game's results."""
+    targets = np.stack([sample[3] for sample in played.samples]).astype(np.float64)
+    for row, root_value in enumerate(played.sample_root_values):
+        if math.isnan(root_value):
+            continue
+        targets[row, 0] = root_value
+        if num_players == 2:
+            targets[row, 1] = 1.0 - root_value
+    return targets
+
+
+def fit_value_head(
+    net: PolicyValueNet,
+    observations: np.ndarray,
+    targets: np.ndarray,
+    held_out: np.ndarray,
+    steps: int,
+    config: AZConfig,
+    rng: np.random.Generator,
 ) -> dict[str, float]:
-    """Train ``net``'s value head alone (trunk and policy head untouched) on the results of
-    ``network.value_warmup_games`` games of the network playing itself, one forward pass a move
-    (``sims=1``) with root noise for variety, in ``network.value_warmup_steps`` minibatch steps.
-    A tenth of the games are held out; returns their mean squared error before, after, and for
-    the best constant (the targets' mean): the value head is worth using only below that."""
-    games = config.network.value_warmup_games
-    played = play_games(
-        [[net] * config.num_players for _ in range(games)],
-        config,
-        rng,
-        sims=1,
-        noise=True,
-        record=True,
-        timer=Timer(),
-    )
-    observations = torch.from_numpy(np.stack([sample[0] for sample in played.samples]))
-    targets = torch.from_numpy(np.stack([sample[3] for sample in played.samples])).float()
-    held_out = torch.from_numpy(np.array(played.sample_games) % 10 == 9)
+    """Train ``net``'s value head alone (trunk and policy head untouched) toward ``targets``
+    (one row per observation, the observation's order) in ``steps`` minibatch steps, the rows
+    where ``held_out`` is True kept out; their mean squared error before, after, and for the
+    best constant (the training targets' mean): the value head is worth using only below it."""
+    inputs = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+    goals = torch.from_numpy(np.ascontiguousarray(targets, dtype=np.float32))
+    test = torch.from_numpy(np.asarray(held_out, dtype=bool))
     with torch.no_grad():
-        features = net.features(observations)
-    train_x, train_y = features[~held_out], targets[~held_out]
-    test_x, test_y = features[held_out], targets[held_out]
+        features = net.features(inputs)
+    train_x, train_y = features[~test], goals[~test]
+    test_x, test_y = features[test], goals[test]
 
     def test_error() -> float:
         with torch.no_grad():
@@ -410,7 +439,7 @@ def warm_up_values(
         parameters, lr=config.learn.learning_rate, weight_decay=config.learn.weight_decay
     )
     net.train()
-    for _ in range(config.network.value_warmup_steps):
+    for _ in range(steps):
         rows = torch.from_numpy(rng.integers(len(train_x), size=config.learn.batch_size))
         loss = ((net.values_of(train_x[rows]) - train_y[rows]) ** 2).mean()
         optimizer.zero_grad()
@@ -418,14 +447,68 @@ def warm_up_values(
         optimizer.step()
     net.eval()
     return {
-        "warmup/games": float(games),
         "warmup/samples": float(len(train_x)),
         "warmup/held_out_samples": float(len(test_x)),
         "warmup/error_before": before,
         "warmup/error_after": test_error(),
         "warmup/error_constant": constant,
+    }
+
+
+def warm_up_values(
+    net: PolicyValueNet,
+    config: AZConfig,
+    rng: np.random.Generator,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, float]:
+    """Train ``net``'s value head alone (:func:`fit_value_head`) on ``network.value_warmup_games``
+    games of the network playing itself, in ``network.value_warmup_steps`` minibatch steps. With
+    ``network.value_warmup_sims`` 1 each move is one forward pass (root noise for variety) and
+    the targets are the games' results; with more, the network's search plays with that many
+    simulations and the targets are its root values (:func:`value_targets`). A tenth of the
+    games are held out; returns their errors (:func:`fit_value_head`) and the games; for
+    searched games also the errors of the trained head and of the root values themselves
+    against the held-out games' results. ``progress``: :func:`play_games`'s."""
+    games = config.network.value_warmup_games
+    sims = config.network.value_warmup_sims
+    played = play_games(
+        [[net] * config.num_players for _ in range(games)],
+        config,
+        rng,
+        sims=sims,
+        noise=True,
+        record=True,
+        timer=Timer(),
+        progress=progress,
+    )
+    results = np.stack([sample[3] for sample in played.samples])
+    targets = value_targets(played, config.num_players) if sims > 1 else results
+    observations = np.stack([sample[0] for sample in played.samples])
+    held_out = np.array(played.sample_games) % 10 == 9
+    report = {
+        "warmup/games": float(games),
+        "warmup/sims": float(sims),
+        **fit_value_head(
+            net,
+            observations,
+            targets,
+            held_out,
+            config.network.value_warmup_steps,
+            config,
+            rng,
+        ),
         "warmup/seconds": played.seconds,
     }
+    if sims > 1:
+        with torch.no_grad():
+            values = net.values_of(net.features(torch.from_numpy(observations[held_out])))
+        report["warmup/error_after_to_results"] = float(
+            ((values.double().numpy() - results[held_out]) ** 2).mean()
+        )
+        report["warmup/root_value_error_to_results"] = float(
+            ((targets[held_out] - results[held_out]) ** 2).mean()
+        )
+    return report
 
 
 def arena(

@@ -179,6 +179,21 @@ def test_rollouts_mix_into_leaf_values(net_path: str, engine: str) -> None:
     assert all(-0.2 <= mean <= 1.2 for _a, _v, mean in with_rollouts[3])  # type: ignore[attr-defined]
 
 
+def test_root_value_is_the_visit_weighted_mean_of_the_root(net_path: str, engine: str) -> None:
+    assert SearchCounts(root=[(3, 2, 0.5), (7, 6, 0.1)]).root_value() == pytest.approx(0.2)
+    assert SearchCounts(root=[(3, 0, 0.0)]).root_value() is None
+    assert SearchCounts().root_value() is None
+    state = _decision_state()
+    agent = _agent(net_path, engine=engine, rollout_weight=1.0)
+    agent.reset(state.current_player, 2, np.random.default_rng(1))
+    agent.act(Decision.from_state(state))
+    counts = agent.last_counts
+    assert counts is not None
+    value = counts.root_value()
+    means = [mean for _action, visits, mean in counts.root if visits]
+    assert value is not None and min(means) <= value <= max(means)
+
+
 def test_game_result_is_win_share_plus_margin() -> None:
     game = NativeGame.new(2, seed=3)
     while not game.is_terminal():

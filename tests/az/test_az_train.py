@@ -12,15 +12,18 @@ import torch
 from agents.az.config import AZConfig, ConfigError, config_from_dict, is_az_config, load_config
 from agents.az.network import load_network
 from agents.az.train import (
+    GamesResult,
     ReplayBuffer,
     Timer,
     initial_network,
     play_games,
     train,
+    value_targets,
     warm_up_values,
 )
 from agents.cli.train import main as train_main
 from agents.training.checkpoint import ResumeError
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "configs" / "az_tiny.yaml"
@@ -152,6 +155,58 @@ def test_value_warmup_trains_the_value_head_alone(tmp_path: Path) -> None:
     train(config)
     written = json.loads((config.run_dir() / "warmup.json").read_text(encoding="utf-8"))
     assert set(written) == set(report)
+
+
+def test_value_targets_are_the_searches_root_values() -> None:
+    played = GamesResult(
+        samples=[
+            (np.zeros(1), np.ones(1, bool), np.ones(1), np.array([1.2, -0.2])),
+            (np.zeros(1), np.ones(1, bool), np.ones(1), np.array([-0.2, 1.2])),
+        ],
+        sample_root_values=[0.7, float("nan")],
+    )
+    # The acting seat's target is its root value, the other's 1 minus it (2 players); a sample
+    # without one (the network alone) keeps its game's results.
+    assert value_targets(played, 2).tolist() == [[0.7, pytest.approx(0.3)], [-0.2, 1.2]]
+    three = GamesResult(
+        samples=[(np.zeros(1), np.ones(1, bool), np.ones(1), np.array([0.0, 1.0, 0.0]))],
+        sample_root_values=[0.4],
+    )
+    assert value_targets(three, 3).tolist() == [[0.4, 1.0, 0.0]]
+
+
+def test_searched_value_warmup_learns_root_values(tmp_path: Path) -> None:
+    config = _tiny(tmp_path, generations=1)
+    config = config.replace(
+        network=config.network.model_copy(
+            update={"value_warmup_games": 10, "value_warmup_steps": 5, "value_warmup_sims": 8}
+        )
+    )
+    start = initial_network(config, np.random.default_rng(config.seed))
+    warmed = initial_network(config, np.random.default_rng(config.seed))
+    finished: list[int] = []
+    report = warm_up_values(warmed, config, np.random.default_rng(3), finished.append)
+    assert finished == [1] * 10
+    assert report["warmup/sims"] == 8 and report["warmup/held_out_samples"] > 0
+    assert report["warmup/error_after"] != report["warmup/error_before"]
+    assert 0 <= report["warmup/root_value_error_to_results"] < 2
+    assert report["warmup/error_after_to_results"] >= 0
+    for name, tensor in warmed.state_dict().items():
+        unchanged = torch.equal(tensor, start.state_dict()[name])
+        assert unchanged == (not name.startswith("value_")), name
+
+
+def test_the_value_script_writes_a_network_whose_policy_is_unchanged(tmp_path: Path) -> None:
+    script = load_script("az_values")
+    out = tmp_path / "values.pt"
+    args = ["--games", "10", "--sims", "4", "--steps", "3", "--out", str(out), "--no-progress"]
+    assert script.main(args) == 0
+    trained, shipped = load_network(out), load_network(ROOT / "agents/models/az_2p.pt")
+    for name, tensor in trained.state_dict().items():
+        assert torch.equal(tensor, shipped.state_dict()[name]) == (not name.startswith("value_"))
+    for bad in (["--sims", "1"], ["--games", "9"], ["--players", "3"]):
+        with pytest.raises(SystemExit):
+            script.main([*bad, "--out", str(out)])
 
 
 def test_four_player_run(tmp_path: Path) -> None:
