@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from agents.az.search import FpuRule
 from airships_env.configfile import (
     ConfigError,
     Count,
@@ -78,6 +79,8 @@ class SearchSection(Strict):
     # python: the readable tree, leaves of parallel games batched through torch
     engine: Literal["native", "python"] = "native"
     temperature: Annotated[Number, Field(gt=0.0, le=100.0)] = 1.0  # the prior's (native only)
+    # an unvisited action's Q: its node's mean so far, or its first evaluation (agents.az.search)
+    fpu: FpuRule = "mean"
 
 
 class LearnSection(Strict):

@@ -8,7 +8,8 @@ One search answers one decision (the ``az`` agent's, or a self-play move):
   actions in the core, so chance is handled by sampled outcomes and a node merges them;
 - PUCT selection (AlphaZero): ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act, over the
   actions legal in this determinization (``P`` renormalised over them, ``N`` their visits: the
-  availability count of ISMCTS); an unvisited action's ``Q`` is the node's mean for that seat;
+  availability count of ISMCTS); an unvisited action's ``Q`` (the first-play value, ``fpu``)
+  is the node's mean for that seat so far (``mean``), or its first evaluation alone (``first``);
 - at a new node the network's prior (softmax over the legal logits) is stored, and its values
   (one per seat, max-n) are backed up, optionally mixed with a heuristic rollout's result
   (``rollout_weight``); a finished game backs up its true result;
@@ -24,8 +25,8 @@ its score minus the best other score), as ``ismcts`` scores a game.
 :class:`NativeSearch` runs the same kind of search in the core instead (the generic search's net
 mode, ``gsearch.c``; the network evaluated in C, ``gnet.c``): one call a decision, the GIL
 released, no batching needed. It is not bit-identical to this tree (the core keeps the prior of
-every action where this tree masks the leaf's illegal ones, and starts an unvisited action at its
-node's own value rather than the node's running mean), and it adds a prior ``temperature``.
+every action where this tree masks the leaf's illegal ones, and its node's mean counts the
+children legal in the simulation's world only), and it adds a prior ``temperature``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -43,6 +44,9 @@ from airships_env.native import require, rng_state
 
 #: A rollout ends after this many actions (the game is then scored as it stands).
 MAX_ROLLOUT_ACTIONS = 1000
+#: What an unvisited action's Q is (SearchSettings.fpu): the node's mean, or its first value.
+FpuRule = Literal["mean", "first"]
+FPU_RULES: tuple[str, ...] = get_args(FpuRule)
 HEURISTIC_KIND = 3  # the native bot kinds of NativeGame.bot_action
 
 
@@ -56,6 +60,11 @@ class SearchSettings:
     dirichlet_fraction: float = 0.0  # 0: no root noise (play); 0.25 in self-play
     rollout_weight: float = 0.0  # leaf value = (1 - w) * network + w * heuristic rollout
     margin_weight: float = 0.2
+    # An unvisited action's Q: "mean", its node's mean so far (the default since the eighth
+    # session: az:ms=100 0.616 against ismcts:ms=100 over 1,000 games, where "first" scored
+    # 0.576; agents/az/README.md), or "first", the node's first evaluation alone (a single
+    # rollout: a noisy start).
+    fpu: FpuRule = "mean"
 
     def __post_init__(self) -> None:
         checks = (
@@ -65,6 +74,7 @@ class SearchSettings:
             ("dirichlet_fraction", 0 <= self.dirichlet_fraction <= 1),
             ("rollout_weight", 0 <= self.rollout_weight <= 1),
             ("margin_weight", math.isfinite(self.margin_weight)),
+            ("fpu", self.fpu in FPU_RULES),
         )
         for name, ok in checks:
             value = getattr(self, name)
@@ -92,9 +102,10 @@ def game_result(game: Any, num_players: int, margin_weight: float) -> np.ndarray
 
 
 class Node:
-    """A tree node: children by action, visits, per-seat value sums, prior, pending visits."""
+    """A tree node: children by action, visits, per-seat value sums, prior, pending visits, and
+    its first evaluation's values."""
 
-    __slots__ = ("children", "pending", "prior", "value_sum", "visits")
+    __slots__ = ("children", "first", "pending", "prior", "value_sum", "visits")
 
     def __init__(self, num_players: int):
         self.children: dict[int, Node] = {}
@@ -103,6 +114,7 @@ class Node:
         # Plain lists: a tree step reads a few entries, and numpy's per-call cost dominates that.
         self.value_sum = [0.0] * num_players
         self.prior: list[float] | None = None  # 83 probabilities, set at expansion
+        self.first: list[float] | None = None  # every seat's value at its evaluation
 
 
 @dataclass(slots=True)
@@ -255,7 +267,10 @@ class PUCTSearch:
                 seen = child.visits + child.pending
                 seen_total += seen
                 stats.append((action, seen, child))
-        default = node.value_sum[seat] / node.visits if node.visits else 0.0
+        if self.settings.fpu == "first" and node.first is not None:
+            default = node.first[seat]
+        else:
+            default = node.value_sum[seat] / node.visits if node.visits else 0.0
         uniform = 1.0 / len(legal)
         scale = self.settings.c_puct * math.sqrt(max(1, seen_total))
         best, best_score = legal[0], -math.inf
@@ -294,6 +309,8 @@ class PUCTSearch:
                     (1.0 - weight) * mine + weight * float(rolled)
                     for mine, rolled in zip(absolute, leaf.rollout, strict=True)
                 ]
+            if node.first is None:
+                node.first = absolute
             self._backup(leaf.path, absolute)
             self.in_flight -= 1
             self.counts.simulations += 1
@@ -388,6 +405,7 @@ class NativeSearch:
             noise=None if noise is None else noise.tobytes(),
             noise_fraction=settings.dirichlet_fraction if noise is not None else 0.0,
             temperature=temperature,
+            fpu=settings.fpu,
         )
         self.action = int(action)
         self._visits = np.zeros(NUM_ACTIONS)

@@ -218,6 +218,7 @@ def play_games(
         dirichlet_fraction=search.dirichlet_fraction if noise else 0.0,
         rollout_weight=search.rollout_weight,
         margin_weight=search.margin_weight,
+        fpu=search.fpu,
     )
     anchor = any(net is None for nets in seat_nets for net in nets)
     heuristic = None

@@ -9,6 +9,7 @@ import torch
 from agents.az.agent import AZAgent
 from agents.az.network import PolicyValueNet
 from agents.az.search import (
+    Node,
     PUCTSearch,
     SearchCounts,
     SearchSettings,
@@ -209,6 +210,21 @@ def test_game_result_is_win_share_plus_margin() -> None:
     )
 
 
+@pytest.mark.parametrize(("fpu", "chosen"), [("mean", 1), ("first", 0)])
+def test_an_unvisited_action_starts_at_the_rule_of_fpu(fpu: str, chosen: int) -> None:
+    """Two actions of equal prior, action 0 visited once (result 0.2): under ``mean`` the
+    unvisited action 1 starts at the node's mean so far (0.9) and is chosen; under ``first`` at
+    the node's first evaluation (-1.0), and the visited one is chosen."""
+    search = PUCTSearch.__new__(PUCTSearch)
+    search.settings = SearchSettings(c_puct=1.5, fpu=fpu)
+    node, child = Node(2), Node(2)
+    node.prior = [0.5, 0.5] + [0.0] * 81
+    node.visits, node.value_sum, node.first = 2, [1.8, 0.2], [-1.0, 2.0]
+    child.visits, child.value_sum = 1, [0.2, 0.8]
+    node.children[0] = child
+    assert search._select(node, 0, [0, 1]) == chosen
+
+
 def test_registry_builds_az_and_checks_options() -> None:
     agent = make_agent("az:sims=8,batch=2")
     assert isinstance(agent, AZAgent) and agent.sims == 8 and agent.ms is None
@@ -224,6 +240,7 @@ def test_registry_builds_az_and_checks_options() -> None:
         "az:engine=python,temperature=2",
         "az:search=beam",
         "az:engine=python,search=gated",
+        "az:fpu=zero",
     )
     for bad in bad_specs:
         with pytest.raises(ValueError):

@@ -172,6 +172,17 @@ def test_noise_and_temperature_change_the_root(net2: object) -> None:
     assert np.ptp([p for *_r, p in flat[4]]) < np.ptp([p for *_r, p in plain[4]])
 
 
+def test_the_first_play_value_rule_changes_the_search(net2: object) -> None:
+    """``fpu``: an unvisited action starts at its node's mean (the default) or at its node's
+    first evaluation; with rollouts the two explore differently, each deterministic."""
+    game = decision(2, seed=9)
+    mean = search(game, net2, sims=120, rollout_weight=1.0)
+    assert search(game, net2, sims=120, rollout_weight=1.0, fpu="mean") == mean
+    first = search(game, net2, sims=120, rollout_weight=1.0, fpu="first")
+    assert search(game, net2, sims=120, rollout_weight=1.0, fpu="first") == first
+    assert [row[1] for row in first[4]] != [row[1] for row in mean[4]]
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -185,6 +196,7 @@ def test_noise_and_temperature_change_the_root(net2: object) -> None:
         ({"noise": np.full(83, np.nan).tobytes(), "noise_fraction": 0.5}, "noise must be 83"),
         ({"temperature": 0.0}, "temperature"),
         ({"margin_weight": float("inf")}, "margin_weight"),
+        ({"fpu": "zero"}, "fpu must be mean or first"),
     ],
 )
 def test_bad_search_arguments_are_refused(net2: object, options: dict, message: str) -> None:  # type: ignore[type-arg]

@@ -321,14 +321,20 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
 /* The PUCT choice among ``legal`` at ``node`` (children in ``slot``): the first best score. */
 static int select_puct(Search *s, int32_t node, const int16_t *legal, int n_legal) {
     const float *prior = s->priors + (size_t)s->nodes[node].prior_at * (size_t)s->game->max_actions;
-    double total = 0.0;
+    double total = 0.0, results = 0.0;
     int64_t seen = 0;
     for (int i = 0; i < n_legal; i++) {
         total += prior[legal[i]];
-        if (s->slot[legal[i]] >= 0) seen += s->nodes[s->slot[legal[i]]].visits;
+        if (s->slot[legal[i]] >= 0) {
+            seen += s->nodes[s->slot[legal[i]]].visits;
+            results += s->nodes[s->slot[legal[i]]].total;
+        }
     }
     double scale = s->options->c * sqrt((double)(seen > 1 ? seen : 1));
-    double fallback = s->nodes[node].value;
+    /* an unvisited action's Q: the node's mean so far, or its first evaluation alone */
+    double fallback = s->options->fpu == GS_FPU_FIRST
+                          ? s->nodes[node].value
+                          : (s->nodes[node].value + results) / (double)(1 + seen);
     int best = legal[0];
     double best_score = -INFINITY;
     for (int i = 0; i < n_legal; i++) {
@@ -404,6 +410,7 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
         if (!game->observe || !game->observation_size || o->candidates > 0 || o->prior > 0 ||
             o->max_nodes > 0 || net->n_actions != game->max_actions ||
             !(o->rollout_weight >= 0 && o->rollout_weight <= 1) ||
+            (o->fpu != GS_FPU_MEAN && o->fpu != GS_FPU_FIRST) ||
             !(o->noise_fraction >= 0 && o->noise_fraction <= 1) || !(o->temperature >= 0) ||
             (o->noise_fraction > 0 && !o->noise))
             return 1;

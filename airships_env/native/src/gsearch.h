@@ -30,13 +30,16 @@
  * The network mode (``net`` set; agents/az/search.py's PUCT, in C): a simulation descends from a
  * fresh determinization by PUCT, ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act over the
  * actions legal in this world (``P``: the network's prior renormalised over them; ``N``: their
- * visits; an unvisited action's ``Q`` is its node's own value for that seat); a forced action
- * still makes a node. The first node it reaches that was never evaluated is evaluated: the
- * network reads the acting seat's observation of this world (``observe``) and answers logits,
- * kept as the node's prior for every action (a world where others are legal renormalises them),
- * and one value per seat, mixed with a rollout's results by ``rollout_weight``; those values
- * are backed up (a finished world backs up its results). The root's prior is mixed with
- * ``noise`` (self-play exploration). The choice: the most visited root child (ties: the higher
+ * visits; an unvisited action's ``Q``: ``fpu`` below); a forced action still makes a node. The
+ * first node it reaches that was never evaluated is evaluated: the network reads the acting
+ * seat's observation of this world (``observe``) and answers logits, kept as the node's prior
+ * for every action (a world where others are legal renormalises them), and one value per seat,
+ * mixed with a rollout's results by ``rollout_weight``; those values are backed up (a finished
+ * world backs up its results). An unvisited action's ``Q`` (``fpu``): GS_FPU_MEAN, the node's
+ * mean for the seat to act so far (its own evaluation and the results of its visited children
+ * legal in this world, one sample each), or GS_FPU_FIRST, the node's own evaluation alone (with
+ * rollouts, one game's result: a noisy start). The root's prior is mixed with ``noise``
+ * (self-play exploration). The choice: the most visited root child (ties: the higher
  * prior, then the lower action; with one simulation, the network's choice). The result reports
  * every legal root action, visited or not. Ranked candidates, ``prior`` and ``max_nodes`` are
  * not used.
@@ -106,6 +109,7 @@ typedef struct {
     const double *noise;   /* max_actions entries mixed into the root's prior, or NULL */
     double noise_fraction; /* the noise's share of the root prior */
     double temperature;    /* the prior is softmax(logits / temperature) (> 0; 0 counts as 1) */
+    int32_t fpu;           /* an unvisited action's Q: GS_FPU_MEAN (0) or GS_FPU_FIRST */
     /* Ranked candidates only: the root's actions ranked by this network's logits for the acting
      * seat's observation of the root (needs ``observe``), in place of the game's ``rank``; the
      * nodes below the root keep the game's rank. NULL: the game's rank everywhere. */
@@ -128,6 +132,9 @@ typedef struct {
                           * over the root's legal actions (or NULL) */
     int32_t evaluations; /* net mode: network evaluations */
 } GsResult;
+
+/* The network mode's first-play value (``fpu``): what an unvisited action's Q is. */
+enum { GS_FPU_MEAN = 0, GS_FPU_FIRST = 1 };
 
 enum {
     GS_OK = 0,

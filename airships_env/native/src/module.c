@@ -887,24 +887,27 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* az_search(net, sims, seconds, c, rollout_weight, margin_weight, seed, heuristic, noise=None,
- *           noise_fraction=0, temperature=1) -> (action, simulations, evaluations, nodes,
- *                                 ((action, visits, mean, prior)...))
+ *           noise_fraction=0, temperature=1, fpu="mean") -> (action, simulations, evaluations,
+ *                                 nodes, ((action, visits, mean, prior)...))
  * The generic search's net mode (gsearch.h) for the player to act on this game's public view:
  * PUCT guided by ``net`` (make_net), leaf values mixed with heuristic rollouts by
  * ``rollout_weight``; ``noise`` (83 float64 as bytes) mixed into the root's prior by
- * ``noise_fraction``; the prior softmax(logits / ``temperature``). The game is not changed; the
- * GIL is released while searching. */
+ * ``noise_fraction``; the prior softmax(logits / ``temperature``); an unvisited action's value
+ * ``fpu``: "mean" (its node's mean so far) or "first" (its node's first evaluation, gsearch.h's
+ * GS_FPU_*). The game is not changed; the GIL is released while searching. */
 static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"net", "sims", "seconds", "c", "rollout_weight", "margin_weight",
                                "seed", "heuristic", "noise", "noise_fraction", "temperature",
-                               NULL};
+                               "fpu", NULL};
+    const char *fpu_name = "mean";
     PyObject *net_obj, *heuristic_obj, *noise_obj = Py_None;
     long long sims;
     unsigned long long seed;
     double seconds, c, rollout_weight, margin_weight, noise_fraction = 0.0, temperature = 1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Odd", keywords, &net_obj, &sims,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Odds", keywords, &net_obj, &sims,
                                      &seconds, &c, &rollout_weight, &margin_weight, &seed,
-                                     &heuristic_obj, &noise_obj, &noise_fraction, &temperature))
+                                     &heuristic_obj, &noise_obj, &noise_fraction, &temperature,
+                                     &fpu_name))
         return NULL;
     const GnNet *net = gnet_from(net_obj);
     if (!net) return NULL;
@@ -919,6 +922,8 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         problem = "az_search: noise_fraction must be in 0..1";
     else if (!(temperature > 0.0 && temperature <= 100.0))
         problem = "az_search: temperature must be in (0, 100]";
+    else if (strcmp(fpu_name, "mean") != 0 && strcmp(fpu_name, "first") != 0)
+        problem = "az_search: fpu must be mean or first";
     else if (noise_fraction > 0.0 && noise_obj == Py_None)
         problem = "az_search: noise_fraction > 0 needs noise";
     else if (net->n_actions != NUM_ACTIONS)
@@ -967,6 +972,7 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         .rollout = -1, .playout = BOT_HEURISTIC, .net = net, .rollout_weight = rollout_weight,
         .noise = noise_obj != Py_None ? work->noise : NULL, .noise_fraction = noise_fraction,
         .temperature = temperature,
+        .fpu = strcmp(fpu_name, "first") == 0 ? GS_FPU_FIRST : GS_FPU_MEAN,
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean, NULL,
                        0, work->root_prior, 0};
