@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from agents.az.search import FpuRule
 from airships_env.configfile import (
@@ -47,10 +47,19 @@ class RunSection(Strict):
     output_dir: Annotated[str, Field(min_length=1)] = "runs"
 
 
-class NetworkSection(Strict):
-    """The policy-value network and where it starts."""
+def _network_init(value: str) -> str:
+    if value not in ("ppo", "scratch") and not Path(value).is_file():
+        raise ValueError("ppo, scratch or the path of a network file (no file at that path)")
+    return value
 
-    init: Literal["ppo", "scratch"] = "ppo"  # ppo: the bundled ppo_<n>p's trunk and policy head
+
+class NetworkSection(Strict):
+    """The policy-value network and where it starts: ``ppo``, the bundled ppo_<n>p's trunk and
+    policy head (a new value head); ``scratch``; or a network file written by an earlier run
+    (e.g. ``agents/models/az_2p.pt``), whole, widths included (``hidden`` and ``value_hidden``
+    apply to the other two)."""
+
+    init: Annotated[str, AfterValidator(_network_init)] = "ppo"
     hidden: Annotated[list[Positive], Field(min_length=1)] = [256, 256]  # scratch only
     value_hidden: Positive = 256
     # Before the first generation, the value head alone (trunk and policy frozen) learns from

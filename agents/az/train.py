@@ -72,6 +72,7 @@ from agents.az.search import (
 from agents.stats import wilson_interval
 from agents.training.checkpoint import ResumeError
 from agents.training.config import config_differences
+from airships_env.configfile import ConfigError
 from airships_env.engine import NUM_ACTIONS
 from airships_env.native import NativeGame, require
 
@@ -608,9 +609,17 @@ class TrainResult:
 
 
 def initial_network(config: AZConfig, rng: np.random.Generator) -> PolicyValueNet:
-    """The run's first network: the bundled PPO policy's trunk and head, or from scratch."""
+    """The run's first network: the bundled PPO policy's trunk and head, from scratch, or a
+    network file's (its table size must be the run's)."""
     net_config = config.network
-    if net_config.init == "ppo":
+    if net_config.init not in ("ppo", "scratch"):
+        net = load_network(net_config.init)
+        if net.num_players != config.num_players:
+            raise ConfigError(
+                f"{config.source}: network.init: {net_config.init} is a network for "
+                f"{net.num_players} players, the run has num_players {config.num_players}"
+            )
+    elif net_config.init == "ppo":
         net, _copied = from_ppo(
             bundled_ppo(config.num_players), config.num_players, net_config.value_hidden, rng
         )

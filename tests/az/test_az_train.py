@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from agents.az.config import AZConfig, ConfigError, config_from_dict, is_az_config, load_config
-from agents.az.network import load_network
+from agents.az.network import PolicyValueNet, load_network
 from agents.az.train import (
     GamesResult,
     ReplayBuffer,
@@ -135,6 +135,24 @@ def test_value_targets_put_the_acting_seat_first(tmp_path: Path, engine: str) ->
         _observation, mask, policy, _value = sample
         assert np.isclose(policy.sum(), 1.0) and not policy[~mask].any()
     assert all(abs(shares.sum() - 1.0) < 1e-9 for shares in played.shares)
+
+
+def test_a_run_can_start_from_a_network_file(tmp_path: Path) -> None:
+    """``network.init: FILE`` starts from that network, whole; a file for another table size,
+    or no file, is refused naming the key."""
+    source = PolicyValueNet(2, (32,), 16, np.random.default_rng(5))
+    source.save(tmp_path / "start.pt")
+    config = config_from_dict(
+        {"backend": "az", "network": {"init": str(tmp_path / "start.pt")}}, "configs/x.yaml"
+    )
+    net = initial_network(config, np.random.default_rng(0))
+    assert (net.hidden, net.value_hidden) == ((32,), 16)
+    assert _equal(net.state_dict(), source.state_dict())
+    four = config.replace(num_players=4, arena={"gate": 0.3})
+    with pytest.raises(ConfigError, match=r"network\.init: .*start\.pt is a network for 2 players"):
+        initial_network(four, np.random.default_rng(0))
+    with pytest.raises(ConfigError, match=r"network\.init: expected ppo, scratch or the path"):
+        config_from_dict({"backend": "az", "network": {"init": "gone.pt"}}, "configs/x.yaml")
 
 
 def test_value_warmup_trains_the_value_head_alone(tmp_path: Path) -> None:

@@ -89,6 +89,27 @@ def test_forward_pass_matches_numpy(players: int) -> None:
         game.apply_action(game.bot_action(3, HEURISTIC, game.legal_actions()))
 
 
+def test_forward_pass_tanh_across_its_range() -> None:
+    """gnet.c's own tanh (vectorised arithmetic, not libm's) against numpy's in float64 where the
+    layers' inputs span every regime: near 0, the curve, and saturated past +-9 (weights scaled
+    up); a trunk width of 37 leaves a tail after each vector."""
+    layers = random_layers(2, (37,), 11, seed=9)
+    scales = (25, 1, 4, 1)  # trunk, policy, value layer, value head
+    layers = [(w * scale, b * scale) for (w, b), scale in zip(layers, scales, strict=True)]
+    net = make(2, layers, 11)
+    game = NativeGame.new(2, seed=9)
+    for step in range(20):
+        x = game.observe(game.current_player).astype(np.float32)
+        pre = x.astype(np.float64) @ layers[0][0] + layers[0][1]
+        if step == 0:  # the inputs do span the regimes
+            assert (np.abs(pre) < 0.5).any() and (np.abs(pre) > 9).any()
+        logits, values = require().net_forward(net, x.tobytes())
+        want_logits, want_values = reference(layers, x)
+        assert np.allclose(logits, want_logits, atol=2e-5), step
+        assert np.allclose(values, want_values, atol=2e-5), step
+        game.apply_action(game.bot_action(3, HEURISTIC, game.legal_actions()))
+
+
 def test_budget_counts_and_the_report(net2: object) -> None:
     game = decision(2, seed=3)
     action, sims, evaluations, nodes, root = search(game, net2, sims=60)
