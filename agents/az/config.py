@@ -47,8 +47,12 @@ class RunSection(Strict):
     output_dir: Annotated[str, Field(min_length=1)] = "runs"
 
 
+#: The starts ``network.init`` names; any other value is a network file's path.
+NETWORK_STARTS = ("ppo", "scratch")
+
+
 def _network_init(value: str) -> str:
-    if value not in ("ppo", "scratch") and not Path(value).is_file():
+    if value not in NETWORK_STARTS and not Path(value).is_file():
         raise ValueError("ppo, scratch or the path of a network file (no file at that path)")
     return value
 

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from agents.az.config import AZConfig, dump_config, load_config
+from agents.az.config import NETWORK_STARTS, AZConfig, dump_config, load_config
 from agents.az.network import PolicyValueNet, bundled_ppo, from_ppo, load_network
 from agents.az.search import (
     HEURISTIC_KIND,
@@ -612,7 +612,7 @@ def initial_network(config: AZConfig, rng: np.random.Generator) -> PolicyValueNe
     """The run's first network: the bundled PPO policy's trunk and head, from scratch, or a
     network file's (its table size must be the run's)."""
     net_config = config.network
-    if net_config.init not in ("ppo", "scratch"):
+    if net_config.init not in NETWORK_STARTS:
         net = load_network(net_config.init)
         if net.num_players != config.num_players:
             raise ConfigError(
