@@ -1,8 +1,8 @@
 """The ``az`` agent: PUCT search guided by a policy-value network (:mod:`agents.az.search`).
 
 Spec: ``az[:ms=100][:sims=N][:path=FILE]`` plus the search settings (``c``, ``batch``,
-``rollout_weight``, ``margin_weight``, ``temperature``, ``fpu``), ``engine``, ``search`` and
-``seed``.
+``rollout_weight``, ``margin_weight``, ``temperature``, ``fpu``, ``worlds``), ``engine``,
+``search`` and ``seed``.
 With neither ``ms`` nor ``sims`` the budget is 100 ms a decision; with ``sims`` alone the choices
 are reproducible (same seed, same choice); ``sims=1`` is the network alone (one forward pass, the
 most probable legal action).
@@ -16,7 +16,9 @@ choices (:mod:`agents.az.search` says where they differ).
 the visits of a peaked policy. ``fpu``: an unvisited action's value, ``mean`` (the default: its
 node's mean so far) or ``first`` (its node's first evaluation alone, a single rollout: the
 rule before the eighth session; at 2 players ``az:ms=100`` won 0.576 of 1,000 games against
-``ismcts:ms=100`` with it, 0.616 with ``mean``).
+``ismcts:ms=100`` with it, 0.616 with ``mean``). ``worlds``: ``fresh`` (the default: a new
+determinization every simulation) or ``paired`` (a root action's k-th visit plays the search's
+k-th world, so every root action meets the same deals and dice; :mod:`agents.az.search`).
 
 ``search=puct`` (the default) is the search above. ``search=gated``: ``ismcts``'s search instead
 (ranked candidates, progressive widening, heuristic rollouts, the gate) with the network ranking
@@ -57,11 +59,13 @@ from agents.az.network import (
 )
 from agents.az.search import (
     FPU_RULES,
+    WORLD_RULES,
     FpuRule,
     NativeSearch,
     PUCTSearch,
     SearchCounts,
     SearchSettings,
+    WorldRule,
     run_searches,
 )
 from agents.bots.ismcts import ISMCTSAgent
@@ -90,6 +94,7 @@ class AZAgent:
         temperature: float = 1.0,
         search: str = "puct",
         fpu: str = "mean",
+        worlds: str = "fresh",
         name: str = "az",
     ):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
@@ -115,6 +120,8 @@ class AZAgent:
             raise ValueError(f"az option search must be puct, gated or ranked, got {search!r}")
         if fpu not in FPU_RULES:
             raise ValueError(f"az option fpu must be {' or '.join(FPU_RULES)}, got {fpu!r}")
+        if worlds not in WORLD_RULES:
+            raise ValueError(f"az option worlds must be {' or '.join(WORLD_RULES)}, got {worlds!r}")
         if search != "puct" and engine != "native":
             raise ValueError(f"az option search={search} needs engine=native")
         self.search_kind = search
@@ -144,6 +151,7 @@ class AZAgent:
                 rollout_weight=float(rollout_weight),
                 margin_weight=float(margin_weight),
                 fpu=cast(FpuRule, fpu),  # checked against FPU_RULES above
+                worlds=cast(WorldRule, worlds),  # checked against WORLD_RULES above
             )
         except ValueError as exc:  # name the option as the spec spells it
             raise ValueError(str(exc).replace("search setting c_puct", "option c")) from None

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
-from agents.az.search import FpuRule
+from agents.az.search import FpuRule, WorldRule
 from airships_env.configfile import (
     ConfigError,
     Count,
@@ -94,6 +94,9 @@ class SearchSection(Strict):
     temperature: Annotated[Number, Field(gt=0.0, le=100.0)] = 1.0  # the prior's (native only)
     # an unvisited action's Q: its node's mean so far, or its first evaluation (agents.az.search)
     fpu: FpuRule = "mean"
+    # which world a simulation plays: fresh determinizations, or paired (a root action's k-th
+    # visit in the search's k-th world: common random numbers; agents.az.search)
+    worlds: WorldRule = "fresh"
 
 
 class LearnSection(Strict):

@@ -5,7 +5,10 @@ One search answers one decision (the ``az`` agent's, or a self-play move):
 - single-observer, as ``ismcts``: one tree over the public history; every simulation starts
   from a fresh determinization of the public view (``determinize`` in the native core: the deck
   order and stack contents re-dealt, the dice from the sample's own generator) and applies its
-  actions in the core, so chance is handled by sampled outcomes and a node merges them;
+  actions in the core, so chance is handled by sampled outcomes and a node merges them; with
+  ``worlds="paired"`` the determinizations are one list made in order, and a root action's k-th
+  visit plays the k-th of them, so every root action meets the same deals and dice (common
+  random numbers: the difference of two actions' means loses the noise they share);
 - PUCT selection (AlphaZero): ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act, over the
   actions legal in this determinization (``P`` renormalised over them, ``N`` their visits: the
   availability count of ISMCTS); an unvisited action's ``Q`` (the first-play value, ``fpu``)
@@ -24,9 +27,13 @@ its score minus the best other score), as ``ismcts`` scores a game.
 
 :class:`NativeSearch` runs the same kind of search in the core instead (the generic search's net
 mode, ``gsearch.c``; the network evaluated in C, ``gnet.c``): one call a decision, the GIL
-released, no batching needed. It is not bit-identical to this tree (the core keeps the prior of
-every action where this tree masks the leaf's illegal ones, and its node's mean counts the
-children legal in the simulation's world only), and it adds a prior ``temperature``.
+released, no batching needed. It is not bit-identical to this tree: the core keeps the prior of
+every action where this tree masks the leaf's illegal ones; its node's mean counts the children
+legal in the simulation's world only; it keeps one record of a node per situation (a seat to act
+and actions legal in both: after a roll, one seat's chip choice and the next seat's turn get
+their own priors, values and children, where this tree merges them); its paired worlds key each
+turn's dice by the seat and its turns (so that a roll more or less earlier does not shift every
+later roll to the other seat); and it adds a prior ``temperature``.
 """
 
 from __future__ import annotations
@@ -44,9 +51,15 @@ from airships_env.native import require, rng_state
 
 #: A rollout ends after this many actions (the game is then scored as it stands).
 MAX_ROLLOUT_ACTIONS = 1000
+#: Paired worlds a search keeps at most (gsearch.c's GS_MAX_WORLDS); later visits get fresh ones.
+MAX_PAIRED_WORLDS = 8192
 #: What an unvisited action's Q is (SearchSettings.fpu): the node's mean, or its first value.
 FpuRule = Literal["mean", "first"]
 FPU_RULES: tuple[str, ...] = get_args(FpuRule)
+#: Which world a simulation plays (SearchSettings.worlds): a fresh determinization, or the root
+#: action's k-th visit in the search's k-th world.
+WorldRule = Literal["fresh", "paired"]
+WORLD_RULES: tuple[str, ...] = get_args(WorldRule)
 HEURISTIC_KIND = 3  # the native bot kinds of NativeGame.bot_action
 
 
@@ -65,6 +78,10 @@ class SearchSettings:
     # 0.576; agents/az/README.md), or "first", the node's first evaluation alone (a single
     # rollout: a noisy start).
     fpu: FpuRule = "mean"
+    # Which world a simulation plays: "fresh", a new determinization every simulation, or
+    # "paired", a root action's k-th visit (pending ones counted) in the search's k-th world, so
+    # that every root action is measured on the same deals and dice (common random numbers).
+    worlds: WorldRule = "fresh"
 
     def __post_init__(self) -> None:
         checks = (
@@ -75,6 +92,7 @@ class SearchSettings:
             ("rollout_weight", 0 <= self.rollout_weight <= 1),
             ("margin_weight", math.isfinite(self.margin_weight)),
             ("fpu", self.fpu in FPU_RULES),
+            ("worlds", self.worlds in WORLD_RULES),
         )
         for name, ok in checks:
             value = getattr(self, name)
@@ -137,6 +155,9 @@ class SearchCounts:
     nodes: int = 1
     seconds: float = 0.0
     root: list[tuple[int, int, float]] = field(default_factory=list)  # action, visits, mean
+    # The core's records of a node for a situation it had not met (counted in ``nodes``); the
+    # Python tree merges situations: 0.
+    situations: int = 0
 
     def root_value(self) -> float | None:
         """The acting seat's expected result as the search found it: its root actions' means
@@ -177,6 +198,7 @@ class PUCTSearch:
         self.in_flight = 0
         self.started = time.perf_counter()
         self._core_rng = rng_state(np.random.default_rng(int(rng.integers(2**63))))
+        self._worlds: list[Any] = []  # paired worlds, in order (settings.worlds)
         self._obs_size = int(require().obs_size(self.num_players))
 
     # -- budget ----------------------------------------------------------------------------
@@ -215,8 +237,23 @@ class PUCTSearch:
                 leaves.append(leaf)
         return leaves
 
+    def _world(self, index: int) -> Any:
+        """Paired worlds: a copy of the search's world ``index`` (the worlds before it are made
+        first, in order); past MAX_PAIRED_WORLDS, a fresh determinization."""
+        if index >= MAX_PAIRED_WORLDS:
+            game, self._core_rng = self.view.determinize(self._core_rng)
+            return game
+        while len(self._worlds) <= index:
+            game, self._core_rng = self.view.determinize(self._core_rng)
+            self._worlds.append(game)
+        return self._worlds[index].clone()
+
     def _descend(self) -> Leaf | None:
-        game, self._core_rng = self.view.determinize(self._core_rng)
+        paired = self.settings.worlds == "paired"
+        if paired:  # world 0 until the root's action is chosen (the root is the same in all)
+            game = self._world(0)
+        else:
+            game, self._core_rng = self.view.determinize(self._core_rng)
         node = self.root
         path = [node]
         while True:
@@ -244,6 +281,9 @@ class PUCTSearch:
             if child is None:
                 child = node.children[action] = Node(self.num_players)
                 self.counts.nodes += 1
+            index = child.visits + child.pending  # at the root: this action's next visit's world
+            if paired and node is self.root and index > 0:
+                game = self._world(index)
             child.pending += 1
             game.apply(action, None)
             node = child
@@ -393,7 +433,7 @@ class NativeSearch:
         if settings.dirichlet_fraction > 0:
             noise = np.zeros(NUM_ACTIONS)
             noise[self.legal] = rng.dirichlet(np.full(len(self.legal), settings.dirichlet_alpha))
-        action, simulations, evaluations, nodes, root = view.az_search(
+        action, simulations, evaluations, nodes, root, situations = view.az_search(
             net,
             sims or 0,
             seconds or 0.0,
@@ -406,6 +446,7 @@ class NativeSearch:
             noise_fraction=settings.dirichlet_fraction if noise is not None else 0.0,
             temperature=temperature,
             fpu=settings.fpu,
+            worlds=settings.worlds,
         )
         self.action = int(action)
         self._visits = np.zeros(NUM_ACTIONS)
@@ -417,6 +458,7 @@ class NativeSearch:
             nodes=nodes,
             seconds=time.perf_counter() - started,
             root=[(a, visits, mean) for a, visits, mean, _prior in root if visits],
+            situations=situations,
         )
 
     def visit_counts(self) -> np.ndarray:

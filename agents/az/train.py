@@ -220,6 +220,7 @@ def play_games(
         rollout_weight=search.rollout_weight,
         margin_weight=search.margin_weight,
         fpu=search.fpu,
+        worlds=search.worlds,
     )
     anchor = any(net is None for nets in seat_nets for net in nets)
     heuristic = None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -225,6 +228,70 @@ def test_an_unvisited_action_starts_at_the_rule_of_fpu(fpu: str, chosen: int) ->
     assert search._select(node, 0, [0, 1]) == chosen
 
 
+class _CountingView:
+    """A native public view that counts the worlds a search draws from it."""
+
+    def __init__(self, view: object):
+        self.view = view
+        self.worlds = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.view, name)
+
+    def determinize(self, state: object) -> object:
+        self.worlds += 1
+        return self.view.determinize(state)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("worlds", ["paired", "fresh"])
+def test_paired_worlds_are_one_list_that_every_root_action_walks(
+    net_path: str, worlds: str
+) -> None:
+    """``worlds=paired``: a root action's k-th visit plays the search's k-th world, so the
+    search makes exactly as many worlds as its most visited root action has visits (every
+    other action replays some of them); ``fresh`` makes one a simulation. The Python tree."""
+    from agents.az.network import load_network
+
+    state = _decision_state()
+    view = _CountingView(NativeGame.from_state(state).public_view().handle)
+    settings = SearchSettings(batch=1, rollout_weight=1.0, worlds=worlds)  # type: ignore[arg-type]
+    heuristic = AZAgent()._heuristic
+    search = PUCTSearch(view, settings, np.random.default_rng(3), sims=40, heuristic=heuristic)
+    run_searches([search], [load_network(net_path).predict])
+    visits = search.visit_counts()
+    assert visits.sum() == 40 - 1 and np.count_nonzero(visits) >= 3
+    assert view.worlds == (int(visits.max()) if worlds == "paired" else 40)
+
+
+def test_paired_worlds_change_the_native_search_and_repeat(net_path: str) -> None:
+    state = _decision_state()
+    seen = {}
+    for worlds in ("paired", "fresh", "paired"):
+        agent = _agent(net_path, rollout_weight=1.0, worlds=worlds, seed=4)
+        agent.reset(state.current_player, 2, np.random.default_rng(1))
+        agent.act(Decision.from_state(state))
+        counts = _same(agent.last_counts)
+        assert seen.setdefault(worlds, counts) == counts  # the same seed: the same search
+    assert seen["paired"][3] != seen["fresh"][3]
+
+
+def test_the_choices_script_screens_variants_against_a_long_search(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.scripts import load_script
+
+    script = load_script("az_choices")
+    args = ["--positions", "2", "--reference-sims", "30", "--sims", "10", "--seeds", "2"]
+    assert script.main([*args, "--json", "--no-progress", "default", "worlds=paired"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [row["variant"] for row in report["variants"]] == ["default", "worlds=paired"]
+    for row in report["variants"]:
+        assert 0 <= row["agree"] <= 1 and math.isfinite(row["loss"]) and row["agree_error"] >= 0
+    for bad in (["--sims", "0"], ["worlds=same"], ["depth=3"]):
+        with pytest.raises(SystemExit):
+            script.main([*args, "--no-progress", *bad])
+
+
 def test_registry_builds_az_and_checks_options() -> None:
     agent = make_agent("az:sims=8,batch=2")
     assert isinstance(agent, AZAgent) and agent.sims == 8 and agent.ms is None
@@ -241,6 +308,7 @@ def test_registry_builds_az_and_checks_options() -> None:
         "az:search=beam",
         "az:engine=python,search=gated",
         "az:fpu=zero",
+        "az:worlds=same",
     )
     for bad in bad_specs:
         with pytest.raises(ValueError):

@@ -268,6 +268,7 @@ def test_replay_buffer_is_a_ring(tmp_path: Path) -> None:
         ({"num_players": 5}, "num_players: "),
         ({"network": {"init": "heuristic"}}, "network.init: "),
         ({"search": {"fpu": "zero"}}, "search.fpu: "),
+        ({"search": {"worlds": "same"}}, "search.worlds: "),
         ({"learn": {"batch_size": 50, "buffer_size": 10}}, "learn.batch_size: expected at most"),
         ({"num_players": 4, "arena": {"gate": 0.25}}, "arena.gate: expected more than 1/num_"),
     ],

@@ -112,7 +112,7 @@ def test_forward_pass_tanh_across_its_range() -> None:
 
 def test_budget_counts_and_the_report(net2: object) -> None:
     game = decision(2, seed=3)
-    action, sims, evaluations, nodes, root = search(game, net2, sims=60)
+    action, sims, evaluations, nodes, root, _situations = search(game, net2, sims=60)
     assert sims == 60 and 1 <= evaluations <= 60 and 1 <= nodes <= 60
     assert [a for a, *_ in root] == game.legal_actions()  # every legal action, ascending
     assert sum(visits for _a, visits, _m, _p in root) == 60 - 1  # the root's own evaluation
@@ -123,7 +123,7 @@ def test_budget_counts_and_the_report(net2: object) -> None:
 
 def test_one_simulation_is_the_networks_choice(net2: object) -> None:
     game = decision(2, seed=4)
-    action, sims, evaluations, _nodes, root = search(game, net2, sims=1)
+    action, sims, evaluations, _nodes, root, _situations = search(game, net2, sims=1)
     assert (sims, evaluations) == (1, 1)
     logits, _values = require().net_forward(net2, game.observe(game.current_player).tobytes())
     legal = game.legal_actions()
@@ -162,7 +162,7 @@ def test_values_are_backed_up_in_absolute_seat_order() -> None:
         if game.is_terminal() or checked >= 3:
             break
         if len(game.legal_actions()) > 1:
-            *_counts, root = search(game, net, sims=2)
+            *_counts, root, _situations = search(game, net, sims=2)
             ((action, _visits, mean, _prior),) = [row for row in root if row[1]]
             view = game.public_view()
             seats = set()
@@ -204,6 +204,32 @@ def test_the_first_play_value_rule_changes_the_search(net2: object) -> None:
     assert [row[1] for row in first[4]] != [row[1] for row in mean[4]]
 
 
+def test_a_node_keeps_a_record_for_each_situation(net2: object) -> None:
+    """Worlds reach one node in different situations (after a roll, the next seat's turn or
+    the same seat's chip or extra-turn choice): a search long enough to go below its first
+    rolls makes records for them, counted among its nodes; every simulation but those that
+    reach the end of the game evaluates exactly one node or record."""
+    game = decision(2, seed=4)
+    _action, sims, evaluations, nodes, _root, situations = search(game, net2, sims=400)
+    assert situations > 0
+    assert evaluations <= sims and nodes >= evaluations
+    again = search(game, net2, sims=400)
+    assert again[5] == situations
+
+
+def test_paired_worlds_change_the_search_and_keep_the_budget(net2: object) -> None:
+    """``worlds``: paired (a root action's k-th visit in the search's k-th world, its dice keyed
+    by turn) explores otherwise than fresh, each deterministic, the same budget spent."""
+    game = decision(2, seed=4)
+    fresh = search(game, net2, sims=150, rollout_weight=1.0)
+    assert search(game, net2, sims=150, rollout_weight=1.0, worlds="fresh") == fresh
+    paired = search(game, net2, sims=150, rollout_weight=1.0, worlds="paired")
+    assert search(game, net2, sims=150, rollout_weight=1.0, worlds="paired") == paired
+    assert paired[1] == fresh[1] == 150
+    assert sum(row[1] for row in paired[4]) == 150 - 1  # the root's own evaluation
+    assert [row[1] for row in paired[4]] != [row[1] for row in fresh[4]]
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -218,6 +244,7 @@ def test_the_first_play_value_rule_changes_the_search(net2: object) -> None:
         ({"temperature": 0.0}, "temperature"),
         ({"margin_weight": float("inf")}, "margin_weight"),
         ({"fpu": "zero"}, "fpu must be mean or first"),
+        ({"worlds": "same"}, "worlds must be fresh or paired"),
     ],
 )
 def test_bad_search_arguments_are_refused(net2: object, options: dict, message: str) -> None:  # type: ignore[type-arg]

@@ -6,7 +6,9 @@
  * player), so every seat's information set is the same public view, and a determinization is a
  * sample of the chance still to come. The search's root is that public view; every
  * determinization re-deals its hidden cards from the search's generator, and its dice come from a
- * generator seeded from it (game_determinize).
+ * generator seeded from it (game_determinize). With keyed dice (the context's ``keyed_dice``, set
+ * for the network search's paired worlds) each turn's dice come from a generator keyed by the
+ * world, the seat to act and that seat's turns since the determinization (key_dice).
  *
  * What the game gives the search: ``rank``, the heuristic bot's values ordering the legal
  * actions, one per target (between the exchange variants of one target only the odds differ, and
@@ -41,12 +43,44 @@ static int as_legal(const void *s, int16_t *out) {
     return n;
 }
 
+/* Keyed dice: the world's generator for the seat to act's current turn, a PCG64 state drawn by
+ * splitmix64 from the world's dice seed, the seat and the seat's turns so far. The dice keep
+ * their distribution; what changes is that two worlds from one determinization roll the same
+ * faces in a seat's k-th turn whatever happened before it (a draw more or less in one of them
+ * does not shift every later roll to the other seat). */
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void key_dice(SearchWorld *w) {
+    int seat = w->game.current_player;
+    uint64_t x = w->dice_seed ^ ((uint64_t)(seat + 1) << 48) ^ (uint64_t)w->turns_of[seat];
+    Rng *rng = &w->game.rng;
+    rng->state_hi = splitmix64(&x);
+    rng->state_lo = splitmix64(&x);
+    rng->inc_hi = splitmix64(&x);
+    rng->inc_lo = splitmix64(&x) | 1u;
+    rng->has_uint32 = 0;
+    rng->uinteger = 0;
+    rng->present = 1;
+    w->keyed_turn = w->game.turn;
+}
+
 static int as_apply(void *s, int action) {
     SearchWorld *w = s;
     Record record;
     w->steps++;
-    return game_apply(&w->game, w->context->cards, w->context->options, action, NULL, NULL,
-                      &record);
+    int code = game_apply(&w->game, w->context->cards, w->context->options, action, NULL, NULL,
+                          &record);
+    if (code == 0 && w->context->keyed_dice && w->game.turn != w->keyed_turn &&
+        w->game.phase != GAME_OVER) { /* a new turn: its seat's next key */
+        w->turns_of[w->game.current_player] += 1;
+        key_dice(w);
+    }
+    return code;
 }
 
 /* Every seat's result; a world the horizon stopped is judged by the scores so far. */
@@ -84,6 +118,11 @@ static void as_determinize(const void *root, int seat, Rng *rng, void *out) {
     game_determinize(&w->game, &r->game, r->context->cards, rng);
     w->steps = 0;
     w->context = r->context;
+    if (r->context->keyed_dice) {
+        w->dice_seed = rng_next64(rng);
+        memset(w->turns_of, 0, sizeof w->turns_of);
+        key_dice(w);
+    }
 }
 
 /* Bot ``bot`` (BOT_RANDOM, BOT_GREEDY, BOT_HEURISTIC) for the seat to act; a forced action is
@@ -155,6 +194,9 @@ void search_world(SearchWorld *world, const Game *game, SearchContext *context) 
     game_public_view(&world->game, game, context->cards);
     world->steps = 0;
     world->context = context;
+    world->dice_seed = 0;
+    world->keyed_turn = game->turn;
+    memset(world->turns_of, 0, sizeof world->turns_of);
 }
 
 const GsGame GS_AIRSHIPS = {

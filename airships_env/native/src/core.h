@@ -340,13 +340,22 @@ typedef struct {
     GreedyConfig greedy;
     HeuristicConfig heuristic;
     double margin_weight; /* a result: win share + margin_weight * tanh(margin / 10) */
+    /* 1: a world's dice are keyed by turn (airships_search.c): each turn's rolls come from a
+     * generator seeded by the world's dice seed, the seat and the seat's turns so far, so that
+     * worlds played on after different actions roll alike (paired worlds, gsearch.h) */
+    int32_t keyed_dice;
 } SearchContext;
 
-/* A state of the search: a game, the actions applied since its determinization, its context. */
+/* A state of the search: a game, the actions applied since its determinization, its context;
+ * with keyed dice, the world's dice seed, the turn its generator was keyed for and each seat's
+ * turns since the determinization. */
 typedef struct {
     Game game;
     int32_t steps;
     SearchContext *context;
+    uint64_t dice_seed;
+    int32_t keyed_turn;
+    int32_t turns_of[MAX_PLAYERS];
 } SearchWorld;
 
 /* The search's root: ``game``'s public view (V1) in ``context``. */

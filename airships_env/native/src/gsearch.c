@@ -22,6 +22,10 @@ typedef struct {
     int8_t mover;     /* the seat that chose ``action`` (-1 at the root) */
     int32_t prior_at; /* net mode: the node's prior in ``priors`` (-1: not evaluated yet) */
     float value;      /* net mode: the node's value for the seat to act, when evaluated */
+    /* net mode: the seat to act when the node was evaluated, and the next record of the same
+     * node for another situation (another seat to act, or no action legal in both: situation()) */
+    int8_t acting;
+    int32_t situation;
 } Node;
 
 typedef struct {
@@ -42,10 +46,16 @@ typedef struct {
     float *priors; /* max_actions per evaluated node: exp(logit - the node's largest logit) */
     int32_t n_priors, prior_capacity;
     float *observation, *logits;
-    int32_t evaluations;
+    int32_t evaluations, situations;
+    /* paired worlds: the determinizations made so far, in order (``state_size`` bytes each) */
+    unsigned char *worlds;
+    int32_t n_worlds, worlds_capacity;
 } Search;
 
 enum { FULL = -1, OUT_OF_MEMORY = -2 };
+
+/* Paired worlds kept at most (a root action's later visits get fresh ones): ~12 MB of Airships'. */
+#define GS_MAX_WORLDS 8192
 
 static double now_seconds(void) {
     struct timespec t;
@@ -75,6 +85,8 @@ static int32_t new_node(Search *s, int action, int mover) {
     node->mover = (int8_t)mover;
     node->prior_at = -1;
     node->value = 0.0f;
+    node->acting = -1;
+    node->situation = -1;
     return s->n_nodes++;
 }
 
@@ -305,6 +317,12 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
             prior[a] = (float)((1.0 - o->noise_fraction) * share + o->noise_fraction * o->noise[a]);
         }
     }
+    /* the actions not legal here keep their prior, negated: situation() reads the sign */
+    for (int i = 0, a = 0; a < g->max_actions; a++) {
+        if (i < n_legal && legal[i] == a) i++;
+        else prior[a] = -prior[a];
+    }
+    s->nodes[node].acting = (int8_t)mover;
     for (int p = 0; p < players; p++)
         values[p] = o->rollout_weight < 1.0 ? (double)relative[(p - mover + players) % players] : 0.0;
     if (o->rollout_weight > 0.0) { /* the world is played on: nothing below reads it */
@@ -324,7 +342,7 @@ static int select_puct(Search *s, int32_t node, const int16_t *legal, int n_lega
     double total = 0.0, results = 0.0;
     int64_t seen = 0;
     for (int i = 0; i < n_legal; i++) {
-        total += prior[legal[i]];
+        total += fabsf(prior[legal[i]]);
         if (s->slot[legal[i]] >= 0) {
             seen += s->nodes[s->slot[legal[i]]].visits;
             results += s->nodes[s->slot[legal[i]]].total;
@@ -342,7 +360,7 @@ static int select_puct(Search *s, int32_t node, const int16_t *legal, int n_lega
         const Node *child = s->slot[a] >= 0 ? &s->nodes[s->slot[a]] : NULL;
         int32_t visits = child ? child->visits : 0;
         double q = visits ? child->total / visits : fallback;
-        double share = total > 0 ? prior[a] / total : 1.0 / n_legal;
+        double share = total > 0 ? fabsf(prior[a]) / total : 1.0 / n_legal;
         double score = q + scale * share / (1 + visits);
         if (score > best_score) {
             best_score = score;
@@ -352,10 +370,63 @@ static int select_puct(Search *s, int32_t node, const int16_t *legal, int n_lega
     return best;
 }
 
+/* Paired worlds: the search's world ``index`` into ``s->world``, the worlds before it made first
+ * (in order, from the search's generator); past GS_MAX_WORLDS, a fresh determinization. */
+static int load_world(Search *s, const void *root, int seat, int32_t index) {
+    const GsGame *g = s->game;
+    if (index >= GS_MAX_WORLDS) {
+        g->determinize(root, seat, s->rng, s->world);
+        return GS_OK;
+    }
+    while (s->n_worlds <= index) {
+        if (s->n_worlds == s->worlds_capacity) {
+            int32_t capacity = s->worlds_capacity ? s->worlds_capacity * 2 : 64;
+            unsigned char *worlds = realloc(s->worlds, g->state_size * (size_t)capacity);
+            if (!worlds) return GS_NO_MEMORY;
+            s->worlds = worlds;
+            s->worlds_capacity = capacity;
+        }
+        g->determinize(root, seat, s->rng, s->worlds + g->state_size * (size_t)s->n_worlds++);
+    }
+    memcpy(s->world, s->worlds + g->state_size * (size_t)index, g->state_size);
+    return GS_OK;
+}
+
+/* The record of ``node`` for this world's situation: the node itself until it is evaluated, else
+ * the first of its records evaluated for ``mover`` with an action legal both then and here (the
+ * legal actions of the evaluation are the prior's positive entries), else a new record (not
+ * evaluated yet) at the end of its chain; -1 without room. Worlds reach one open-loop node in
+ * different situations (after a roll, the same seat's chip or extra-turn choice, or the next
+ * seat's turn): each situation gets its own prior, value and children. */
+static int32_t situation(Search *s, int32_t node, int mover, const int16_t *legal, int n_legal) {
+    size_t width = (size_t)s->game->max_actions;
+    int32_t last = node;
+    for (int32_t r = node; r >= 0; r = s->nodes[r].situation) {
+        const Node *record = &s->nodes[r];
+        if (record->prior_at < 0) return r;
+        if (record->acting == mover) {
+            const float *prior = s->priors + (size_t)record->prior_at * width;
+            for (int i = 0; i < n_legal; i++)
+                if (!signbit(prior[legal[i]])) return r;
+        }
+        last = r;
+    }
+    int32_t added = new_node(s, s->nodes[node].action, s->nodes[node].mover);
+    if (added < 0) return -1;
+    s->nodes[last].situation = added;
+    s->situations += 1;
+    return added;
+}
+
 static int simulate_net(Search *s, const void *root, int seat) {
     const GsGame *g = s->game;
     void *world = s->world;
-    g->determinize(root, seat, s->rng, world);
+    int paired = s->options->paired_worlds;
+    if (paired) { /* world 0 until the root's action is chosen (the root looks the same in all) */
+        if (load_world(s, root, seat, 0) != GS_OK) return GS_NO_MEMORY;
+    } else {
+        g->determinize(root, seat, s->rng, world);
+    }
     int32_t node = 0;
     int depth = 0;
     double results[GS_MAX_PLAYERS];
@@ -365,12 +436,14 @@ static int simulate_net(Search *s, const void *root, int seat) {
             break;
         }
         int n_legal = g->legal_actions(world, s->legal);
+        int mover = g->current_player(world);
+        node = situation(s, node, mover, s->legal, n_legal);
+        if (node < 0) return GS_NO_MEMORY; /* the tree is full: the budget ends */
         if (s->nodes[node].prior_at < 0) {
             int status = evaluate_node(s, node, world, s->legal, n_legal, results);
             if (status != GS_OK) return status;
             break;
         }
-        int mover = g->current_player(world);
         for (int32_t c = s->nodes[node].first_child; c >= 0; c = s->nodes[c].next_sibling)
             s->slot[s->nodes[c].action] = c;
         int action = n_legal == 1 ? s->legal[0] : select_puct(s, node, s->legal, n_legal);
@@ -383,6 +456,9 @@ static int simulate_net(Search *s, const void *root, int seat) {
             s->nodes[next].next_sibling = s->nodes[node].first_child;
             s->nodes[node].first_child = next;
         }
+        int32_t index = s->nodes[next].visits; /* this root action's visit: its world's index */
+        if (paired && node == 0 && index > 0 && load_world(s, root, seat, index) != GS_OK)
+            return GS_NO_MEMORY;
         if (apply(s, world, action) != GS_OK) return GS_APPLY_FAILED;
         s->path[depth++] = next;
         node = next;
@@ -411,6 +487,7 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
             o->max_nodes > 0 || net->n_actions != game->max_actions ||
             !(o->rollout_weight >= 0 && o->rollout_weight <= 1) ||
             (o->fpu != GS_FPU_MEAN && o->fpu != GS_FPU_FIRST) ||
+            (o->paired_worlds != 0 && o->paired_worlds != 1) ||
             !(o->noise_fraction >= 0 && o->noise_fraction <= 1) || !(o->temperature >= 0) ||
             (o->noise_fraction > 0 && !o->noise))
             return 1;
@@ -434,6 +511,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     result->n_root = 0;
     result->actions = 0;
     result->evaluations = 0;
+    result->situations = 0;
     if (bad_options(game, options)) return GS_BAD_OPTIONS;
     if (game->is_terminal(root)) return GS_GAME_OVER;
     if (options->net && (options->net->n_inputs != game->observation_size(root) ||
@@ -569,6 +647,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
 done:
     result->actions = s.actions;
     result->evaluations = s.evaluations;
+    result->situations = s.situations;
     free(s.priors);
     free(s.observation);
     free(s.logits);
@@ -582,5 +661,6 @@ done:
     free(s.means);
     free(s.errors);
     free(s.world);
+    free(s.worlds);
     return status;
 }

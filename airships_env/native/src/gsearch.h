@@ -30,7 +30,13 @@
  * The network mode (``net`` set; agents/az/search.py's PUCT, in C): a simulation descends from a
  * fresh determinization by PUCT, ``Q + c * P * sqrt(N) / (1 + n)`` for the seat to act over the
  * actions legal in this world (``P``: the network's prior renormalised over them; ``N``: their
- * visits; an unvisited action's ``Q``: ``fpu`` below); a forced action still makes a node. The
+ * visits; an unvisited action's ``Q``: ``fpu`` below); a forced action still makes a node. With
+ * ``paired_worlds`` the determinizations are one list made in order and a root action's k-th
+ * visit plays the k-th of them (common random numbers: every root action meets the same worlds,
+ * so the difference of two actions' means loses the noise they share). Worlds reach one node in
+ * different situations (after a roll: the same seat's chip choice, or the next seat's turn);
+ * a node keeps one record per situation, a seat to act and actions legal in both (its prior,
+ * value and children), and a situation the node has not met is evaluated like a new node. The
  * first node it reaches that was never evaluated is evaluated: the network reads the acting
  * seat's observation of this world (``observe``) and answers logits, kept as the node's prior
  * for every action (a world where others are legal renormalises them), and one value per seat,
@@ -110,6 +116,8 @@ typedef struct {
     double noise_fraction; /* the noise's share of the root prior */
     double temperature;    /* the prior is softmax(logits / temperature) (> 0; 0 counts as 1) */
     int32_t fpu;           /* an unvisited action's Q: GS_FPU_MEAN (0) or GS_FPU_FIRST */
+    int32_t paired_worlds; /* 1: a root action's k-th visit plays the search's k-th world (every
+                            * root action meets the same worlds: common random numbers) */
     /* Ranked candidates only: the root's actions ranked by this network's logits for the acting
      * seat's observation of the root (needs ``observe``), in place of the game's ``rank``; the
      * nodes below the root keep the game's rank. NULL: the game's rank everywhere. */
@@ -131,6 +139,7 @@ typedef struct {
     double *root_prior;  /* net mode: each root action's prior as the search used it, renormalised
                           * over the root's legal actions (or NULL) */
     int32_t evaluations; /* net mode: network evaluations */
+    int32_t situations;  /* net mode: records made for a situation a node had not met */
 } GsResult;
 
 /* The network mode's first-play value (``fpu``): what an unvisited action's Q is. */

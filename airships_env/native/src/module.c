@@ -748,6 +748,7 @@ static SearchContext *search_copy(SearchCopy *copy, GameObject *self, ShapeCache
     context->options = &copy->options;
     context->cache = cache;
     context->margin_weight = margin_weight;
+    context->keyed_dice = 0;
     return context;
 }
 
@@ -887,27 +888,29 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
 }
 
 /* az_search(net, sims, seconds, c, rollout_weight, margin_weight, seed, heuristic, noise=None,
- *           noise_fraction=0, temperature=1, fpu="mean") -> (action, simulations, evaluations,
- *                                 nodes, ((action, visits, mean, prior)...))
+ *           noise_fraction=0, temperature=1, fpu="mean", worlds="fresh")
+ *     -> (action, simulations, evaluations, nodes, ((action, visits, mean, prior)...), situations)
  * The generic search's net mode (gsearch.h) for the player to act on this game's public view:
  * PUCT guided by ``net`` (make_net), leaf values mixed with heuristic rollouts by
  * ``rollout_weight``; ``noise`` (83 float64 as bytes) mixed into the root's prior by
  * ``noise_fraction``; the prior softmax(logits / ``temperature``); an unvisited action's value
  * ``fpu``: "mean" (its node's mean so far) or "first" (its node's first evaluation, gsearch.h's
- * GS_FPU_*). The game is not changed; the GIL is released while searching. */
+ * GS_FPU_*); ``worlds``: "fresh" (a determinization a simulation) or "paired" (a root action's
+ * k-th visit plays the search's k-th world, gsearch.h's ``paired_worlds``). The game is not
+ * changed; the GIL is released while searching. */
 static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"net", "sims", "seconds", "c", "rollout_weight", "margin_weight",
                                "seed", "heuristic", "noise", "noise_fraction", "temperature",
-                               "fpu", NULL};
-    const char *fpu_name = "mean";
+                               "fpu", "worlds", NULL};
+    const char *fpu_name = "mean", *worlds_name = "fresh";
     PyObject *net_obj, *heuristic_obj, *noise_obj = Py_None;
     long long sims;
     unsigned long long seed;
     double seconds, c, rollout_weight, margin_weight, noise_fraction = 0.0, temperature = 1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Odds", keywords, &net_obj, &sims,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Oddss", keywords, &net_obj, &sims,
                                      &seconds, &c, &rollout_weight, &margin_weight, &seed,
                                      &heuristic_obj, &noise_obj, &noise_fraction, &temperature,
-                                     &fpu_name))
+                                     &fpu_name, &worlds_name))
         return NULL;
     const GnNet *net = gnet_from(net_obj);
     if (!net) return NULL;
@@ -924,6 +927,8 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         problem = "az_search: temperature must be in (0, 100]";
     else if (strcmp(fpu_name, "mean") != 0 && strcmp(fpu_name, "first") != 0)
         problem = "az_search: fpu must be mean or first";
+    else if (strcmp(worlds_name, "fresh") != 0 && strcmp(worlds_name, "paired") != 0)
+        problem = "az_search: worlds must be fresh or paired";
     else if (noise_fraction > 0.0 && noise_obj == Py_None)
         problem = "az_search: noise_fraction > 0 needs noise";
     else if (net->n_actions != NUM_ACTIONS)
@@ -965,6 +970,7 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         }
     }
     SearchContext *context = search_copy(&work->copy, self, cache, margin_weight);
+    context->keyed_dice = strcmp(worlds_name, "paired") == 0;
     if (parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) goto fail;
     search_world(&work->copy.root, &self->game, context);
     GsOptions options = {
@@ -973,6 +979,7 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         .noise = noise_obj != Py_None ? work->noise : NULL, .noise_fraction = noise_fraction,
         .temperature = temperature,
         .fpu = strcmp(fpu_name, "first") == 0 ? GS_FPU_FIRST : GS_FPU_MEAN,
+        .paired_worlds = strcmp(worlds_name, "paired") == 0,
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean, NULL,
                        0, work->root_prior, 0};
@@ -981,8 +988,8 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
     PyObject *root = failed ? NULL
                             : root_rows(result.n_root, work->root_action, work->root_visits,
                                         work->root_mean, work->root_prior);
-    PyObject *out = root ? Py_BuildValue("(iLiiN)", result.action, (long long)result.simulations,
-                                         result.evaluations, result.nodes, root)
+    PyObject *out = root ? Py_BuildValue("(iLiiNi)", result.action, (long long)result.simulations,
+                                         result.evaluations, result.nodes, root, result.situations)
                          : NULL;
     free(work);
     return out;
