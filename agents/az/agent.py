@@ -1,8 +1,8 @@
 """The ``az`` agent: PUCT search guided by a policy-value network (:mod:`agents.az.search`).
 
 Spec: ``az[:ms=100][:sims=N][:path=FILE]`` plus the search settings (``c``, ``batch``,
-``rollout_weight``, ``margin_weight``, ``temperature``, ``fpu``, ``worlds``), ``engine``,
-``search`` and ``seed``.
+``rollout_weight``, ``margin_weight``, ``temperature``, ``fpu``, ``worlds``, ``luck``),
+``engine``, ``search`` and ``seed``.
 With neither ``ms`` nor ``sims`` the budget is 100 ms a decision; with ``sims`` alone the choices
 are reproducible (same seed, same choice); ``sims=1`` is the network alone (one forward pass, the
 most probable legal action).
@@ -19,6 +19,11 @@ rule before the eighth session; at 2 players ``az:ms=100`` won 0.576 of 1,000 ga
 ``ismcts:ms=100`` with it, 0.616 with ``mean``). ``worlds``: ``fresh`` (the default: a new
 determinization every simulation) or ``paired`` (a root action's k-th visit plays the search's
 k-th world, so every root action meets the same deals and dice; :mod:`agents.az.search`).
+``luck`` (native only): ``subtract`` (the default since the eleventh session) backs up every
+result less the dice's luck after the node's action (each roll's reaching its target, or falling
+one short, less its odds), weighted by slopes the search fits on its earlier simulations: a
+control variate, each action's expected result unchanged and its noise smaller; ``keep``: the
+results as played (the search before, and the default of ``engine=python``, which has no other).
 
 ``search=puct`` (the default) is the search above. ``search=gated``: ``ismcts``'s search instead
 (ranked candidates, progressive widening, heuristic rollouts, the gate) with the network ranking
@@ -59,8 +64,10 @@ from agents.az.network import (
 )
 from agents.az.search import (
     FPU_RULES,
+    LUCK_RULES,
     WORLD_RULES,
     FpuRule,
+    LuckRule,
     NativeSearch,
     PUCTSearch,
     SearchCounts,
@@ -95,6 +102,7 @@ class AZAgent:
         search: str = "puct",
         fpu: str = "mean",
         worlds: str = "fresh",
+        luck: str | None = None,
         name: str = "az",
     ):
         if sims is not None and (isinstance(sims, bool) or not isinstance(sims, int) or sims < 1):
@@ -122,6 +130,12 @@ class AZAgent:
             raise ValueError(f"az option fpu must be {' or '.join(FPU_RULES)}, got {fpu!r}")
         if worlds not in WORLD_RULES:
             raise ValueError(f"az option worlds must be {' or '.join(WORLD_RULES)}, got {worlds!r}")
+        if luck is None:  # the default: subtract it where the search can (the core's)
+            luck = "subtract" if engine == "native" else "keep"
+        if luck not in LUCK_RULES:
+            raise ValueError(f"az option luck must be {' or '.join(LUCK_RULES)}, got {luck!r}")
+        if luck != "keep" and engine != "native":
+            raise ValueError(f"az option luck={luck} needs engine=native")
         if search != "puct" and engine != "native":
             raise ValueError(f"az option search={search} needs engine=native")
         self.search_kind = search
@@ -152,6 +166,7 @@ class AZAgent:
                 margin_weight=float(margin_weight),
                 fpu=cast(FpuRule, fpu),  # checked against FPU_RULES above
                 worlds=cast(WorldRule, worlds),  # checked against WORLD_RULES above
+                luck=cast(LuckRule, luck),  # checked against LUCK_RULES above
             )
         except ValueError as exc:  # name the option as the spec spells it
             raise ValueError(str(exc).replace("search setting c_puct", "option c")) from None

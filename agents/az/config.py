@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
-from agents.az.search import FpuRule, WorldRule
+from agents.az.search import FpuRule, LuckRule, WorldRule
 from airships_env.configfile import (
     ConfigError,
     Count,
@@ -97,6 +97,9 @@ class SearchSection(Strict):
     # which world a simulation plays: fresh determinizations, or paired (a root action's k-th
     # visit in the search's k-th world: common random numbers; agents.az.search)
     worlds: WorldRule = "fresh"
+    # what a result keeps of the dice's luck: all of it, or subtract it (a control variate;
+    # engine native only; agents.az.search)
+    luck: LuckRule = "keep"
 
 
 class LearnSection(Strict):
@@ -185,6 +188,11 @@ def config_from_dict(data: Any, source: str = "<dict>") -> AZConfig:
         raise ConfigError(
             f"{source}: arena.anchor_deals: expected at least 1 with arena.anchor_gate: true "
             f"(the gate plays the anchor on those deals), found 0"
+        )
+    if config.search.luck != "keep" and config.search.engine != "native":
+        raise ConfigError(
+            f"{source}: search.luck: {config.search.luck} is the core's search only "
+            f"(search.engine: native), found search.engine: {config.search.engine}"
         )
     if config.learn.batch_size > config.learn.buffer_size:
         raise ConfigError(

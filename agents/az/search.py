@@ -33,7 +33,10 @@ legal in the simulation's world only; it keeps one record of a node per situatio
 and actions legal in both: after a roll, one seat's chip choice and the next seat's turn get
 their own priors, values and children, where this tree merges them); its paired worlds key each
 turn's dice by the seat and its turns (so that a roll more or less earlier does not shift every
-later roll to the other seat); and it adds a prior ``temperature``.
+later roll to the other seat); and it adds a prior ``temperature`` and ``luck="subtract"``: the
+dice's luck (each roll's reaching its target, or falling one short, less its odds) subtracted from
+the results backed up after it, by slopes fitted on the search's earlier simulations (a control
+variate: each action's expected result is unchanged, its noise smaller).
 """
 
 from __future__ import annotations
@@ -51,8 +54,6 @@ from airships_env.native import require, rng_state
 
 #: A rollout ends after this many actions (the game is then scored as it stands).
 MAX_ROLLOUT_ACTIONS = 1000
-#: Paired worlds a search keeps at most (gsearch.c's GS_MAX_WORLDS); later visits get fresh ones.
-MAX_PAIRED_WORLDS = 8192
 #: What an unvisited action's Q is (SearchSettings.fpu): the node's mean, or its first value.
 FpuRule = Literal["mean", "first"]
 FPU_RULES: tuple[str, ...] = get_args(FpuRule)
@@ -60,6 +61,10 @@ FPU_RULES: tuple[str, ...] = get_args(FpuRule)
 #: action's k-th visit in the search's k-th world.
 WorldRule = Literal["fresh", "paired"]
 WORLD_RULES: tuple[str, ...] = get_args(WorldRule)
+#: What the search does with the dice's luck (SearchSettings.luck): keep it in the results, or
+#: subtract it as a control variate (the core's search only).
+LuckRule = Literal["keep", "subtract"]
+LUCK_RULES: tuple[str, ...] = get_args(LuckRule)
 HEURISTIC_KIND = 3  # the native bot kinds of NativeGame.bot_action
 
 
@@ -82,6 +87,12 @@ class SearchSettings:
     # "paired", a root action's k-th visit (pending ones counted) in the search's k-th world, so
     # that every root action is measured on the same deals and dice (common random numbers).
     worlds: WorldRule = "fresh"
+    # What a result keeps of the dice's luck: "keep" (all of it), or "subtract": every roll's
+    # luck (whether it reached its target, or fell one short, less its odds; plain and weighted
+    # by the target's points) is subtracted from the results backed up after it, weighted by
+    # slopes fitted on the search's earlier simulations (a control variate: the same
+    # expectations, less noise). The core's search only (engine native).
+    luck: LuckRule = "keep"
 
     def __post_init__(self) -> None:
         checks = (
@@ -93,6 +104,7 @@ class SearchSettings:
             ("margin_weight", math.isfinite(self.margin_weight)),
             ("fpu", self.fpu in FPU_RULES),
             ("worlds", self.worlds in WORLD_RULES),
+            ("luck", self.luck in LUCK_RULES),
         )
         for name, ok in checks:
             value = getattr(self, name)
@@ -158,6 +170,9 @@ class SearchCounts:
     # The core's records of a node for a situation it had not met (counted in ``nodes``); the
     # Python tree merges situations: 0.
     situations: int = 0
+    # With luck="subtract": the core's fitted slopes of its four luck terms at the end (the
+    # result's change per unit of each); empty otherwise.
+    luck_slopes: tuple[float, ...] = ()
 
     def root_value(self) -> float | None:
         """The acting seat's expected result as the search found it: its root actions' means
@@ -190,6 +205,8 @@ class PUCTSearch:
         self.heuristic = heuristic
         if settings.rollout_weight > 0 and heuristic is None:
             raise ValueError("rollout_weight > 0 needs the heuristic's native config")
+        if settings.luck != "keep":
+            raise ValueError(f"luck={settings.luck} is the core's search only (engine native)")
         self.num_players = int(view.num_players)
         self.seat = int(view.current_player)
         self.legal = list(view.legal_actions())
@@ -239,8 +256,8 @@ class PUCTSearch:
 
     def _world(self, index: int) -> Any:
         """Paired worlds: a copy of the search's world ``index`` (the worlds before it are made
-        first, in order); past MAX_PAIRED_WORLDS, a fresh determinization."""
-        if index >= MAX_PAIRED_WORLDS:
+        first, in order); past the core's GS_MAX_WORLDS, as there, a fresh determinization."""
+        if index >= require().GS_MAX_WORLDS:
             game, self._core_rng = self.view.determinize(self._core_rng)
             return game
         while len(self._worlds) <= index:
@@ -433,7 +450,7 @@ class NativeSearch:
         if settings.dirichlet_fraction > 0:
             noise = np.zeros(NUM_ACTIONS)
             noise[self.legal] = rng.dirichlet(np.full(len(self.legal), settings.dirichlet_alpha))
-        action, simulations, evaluations, nodes, root, situations = view.az_search(
+        action, simulations, evaluations, nodes, root, situations, slopes = view.az_search(
             net,
             sims or 0,
             seconds or 0.0,
@@ -447,6 +464,7 @@ class NativeSearch:
             temperature=temperature,
             fpu=settings.fpu,
             worlds=settings.worlds,
+            luck=settings.luck,
         )
         self.action = int(action)
         self._visits = np.zeros(NUM_ACTIONS)
@@ -459,6 +477,7 @@ class NativeSearch:
             seconds=time.perf_counter() - started,
             root=[(a, visits, mean) for a, visits, mean, _prior in root if visits],
             situations=situations,
+            luck_slopes=tuple(slopes),
         )
 
     def visit_counts(self) -> np.ndarray:

@@ -221,6 +221,7 @@ def play_games(
         margin_weight=search.margin_weight,
         fpu=search.fpu,
         worlds=search.worlds,
+        luck=search.luck,
     )
     anchor = any(net is None for nets in seat_nets for net in nets)
     heuristic = None

@@ -8,6 +8,7 @@ from typing_extensions import Buffer
 RngState = tuple[int, int, int, int]
 
 EXPORT_WORDS: int
+GS_MAX_WORLDS: int
 CARD_TABLE_WORDS: int
 BATCH_MAX_GAMES: int
 
@@ -63,7 +64,16 @@ class Game:
         temperature: float = ...,
         fpu: str = ...,
         worlds: str = ...,
-    ) -> tuple[int, int, int, int, tuple[tuple[int, int, float, float], ...], int]: ...
+        luck: str = ...,
+    ) -> tuple[
+        int,
+        int,
+        int,
+        int,
+        tuple[tuple[int, int, float, float], ...],
+        int,
+        tuple[float, float, float, float],
+    ]: ...
     def scores(self) -> tuple[int, ...]: ...
     def result(self) -> tuple[tuple[int, ...], int] | None: ...
 

@@ -263,16 +263,43 @@ def test_paired_worlds_are_one_list_that_every_root_action_walks(
     assert view.worlds == (int(visits.max()) if worlds == "paired" else 40)
 
 
-def test_paired_worlds_change_the_native_search_and_repeat(net_path: str) -> None:
+def _searches_by_option(
+    net_path: str, option: str, values: tuple[str, ...]
+) -> dict[str, SearchCounts]:
+    """The native search of one decision under each value of ``option`` (rollouts, seed 4); a
+    value searched again must repeat its search exactly (the same seed: the same search)."""
     state = _decision_state()
-    seen = {}
-    for worlds in ("paired", "fresh", "paired"):
-        agent = _agent(net_path, rollout_weight=1.0, worlds=worlds, seed=4)
+    seen: dict[str, SearchCounts] = {}
+    for value in values:
+        agent = _agent(net_path, rollout_weight=1.0, seed=4, **{option: value})
         agent.reset(state.current_player, 2, np.random.default_rng(1))
         agent.act(Decision.from_state(state))
-        counts = _same(agent.last_counts)
-        assert seen.setdefault(worlds, counts) == counts  # the same seed: the same search
-    assert seen["paired"][3] != seen["fresh"][3]
+        assert agent.last_counts is not None
+        assert _same(seen.setdefault(value, agent.last_counts)) == _same(agent.last_counts)
+    return seen
+
+
+def test_paired_worlds_change_the_native_search_and_repeat(net_path: str) -> None:
+    seen = _searches_by_option(net_path, "worlds", ("paired", "fresh", "paired"))
+    assert seen["paired"].root != seen["fresh"].root
+
+
+def test_subtracting_the_luck_changes_the_native_search_and_repeats(net_path: str) -> None:
+    """``az:luck=subtract``: the core's search backs up results less the dice's luck; the
+    same seed gives the same search, other than keeping the luck, and the slopes it fitted are
+    reported (none when the luck is kept). The Python tree refuses it."""
+    seen = _searches_by_option(net_path, "luck", ("subtract", "keep", "subtract"))
+    assert seen["subtract"].root != seen["keep"].root
+    assert len(seen["subtract"].luck_slopes) == 4 and any(seen["subtract"].luck_slopes)
+    assert seen["keep"].luck_slopes == (0.0, 0.0, 0.0, 0.0)
+    state = _decision_state()
+    with pytest.raises(ValueError, match="engine native"):
+        PUCTSearch(
+            NativeGame.from_state(state).public_view().handle,
+            SearchSettings(luck="subtract"),
+            np.random.default_rng(0),
+            sims=4,
+        )
 
 
 def test_the_choices_script_screens_variants_against_a_long_search(
@@ -296,6 +323,8 @@ def test_registry_builds_az_and_checks_options() -> None:
     agent = make_agent("az:sims=8,batch=2")
     assert isinstance(agent, AZAgent) and agent.sims == 8 and agent.ms is None
     assert AZAgent().ms == 100.0
+    assert AZAgent().settings.luck == "subtract"  # the core's search subtracts it by default
+    assert AZAgent(engine="python").settings.luck == "keep"
     bad_specs = (
         "az:sims=0",
         "az:ms=-1",
@@ -309,6 +338,8 @@ def test_registry_builds_az_and_checks_options() -> None:
         "az:engine=python,search=gated",
         "az:fpu=zero",
         "az:worlds=same",
+        "az:luck=remove",
+        "az:engine=python,luck=subtract",
     )
     for bad in bad_specs:
         with pytest.raises(ValueError):

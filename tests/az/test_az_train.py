@@ -269,6 +269,8 @@ def test_replay_buffer_is_a_ring(tmp_path: Path) -> None:
         ({"network": {"init": "heuristic"}}, "network.init: "),
         ({"search": {"fpu": "zero"}}, "search.fpu: "),
         ({"search": {"worlds": "same"}}, "search.worlds: "),
+        ({"search": {"luck": "remove"}}, "search.luck: "),
+        ({"search": {"luck": "subtract", "engine": "python"}}, "search.luck: subtract is the core"),
         ({"learn": {"batch_size": 50, "buffer_size": 10}}, "learn.batch_size: expected at most"),
         ({"num_players": 4, "arena": {"gate": 0.25}}, "arena.gate: expected more than 1/num_"),
     ],

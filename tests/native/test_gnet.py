@@ -8,11 +8,13 @@ matrix input major, followed by its bias (agents/az/network.py's ``PolicyValueNe
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
 
 from airships_env.bot_config import HeuristicConfig
+from airships_env.engine.actions import NUM_ATTEMPT_ACTIONS
 from airships_env.native import NativeGame, require
 
 HEURISTIC = HeuristicConfig.load().native()
@@ -112,7 +114,7 @@ def test_forward_pass_tanh_across_its_range() -> None:
 
 def test_budget_counts_and_the_report(net2: object) -> None:
     game = decision(2, seed=3)
-    action, sims, evaluations, nodes, root, _situations = search(game, net2, sims=60)
+    action, sims, evaluations, nodes, root, _situations, _slopes = search(game, net2, sims=60)
     assert sims == 60 and 1 <= evaluations <= 60 and 1 <= nodes <= 60
     assert [a for a, *_ in root] == game.legal_actions()  # every legal action, ascending
     assert sum(visits for _a, visits, _m, _p in root) == 60 - 1  # the root's own evaluation
@@ -123,7 +125,7 @@ def test_budget_counts_and_the_report(net2: object) -> None:
 
 def test_one_simulation_is_the_networks_choice(net2: object) -> None:
     game = decision(2, seed=4)
-    action, sims, evaluations, _nodes, root, _situations = search(game, net2, sims=1)
+    action, sims, evaluations, _nodes, root, _situations, _slopes = search(game, net2, sims=1)
     assert (sims, evaluations) == (1, 1)
     logits, _values = require().net_forward(net2, game.observe(game.current_player).tobytes())
     legal = game.legal_actions()
@@ -162,7 +164,7 @@ def test_values_are_backed_up_in_absolute_seat_order() -> None:
         if game.is_terminal() or checked >= 3:
             break
         if len(game.legal_actions()) > 1:
-            *_counts, root, _situations = search(game, net, sims=2)
+            *_counts, root, _situations, _slopes = search(game, net, sims=2)
             ((action, _visits, mean, _prior),) = [row for row in root if row[1]]
             view = game.public_view()
             seats = set()
@@ -210,7 +212,7 @@ def test_a_node_keeps_a_record_for_each_situation(net2: object) -> None:
     rolls makes records for them, counted among its nodes; every simulation but those that
     reach the end of the game evaluates exactly one node or record."""
     game = decision(2, seed=4)
-    _action, sims, evaluations, nodes, _root, situations = search(game, net2, sims=400)
+    _action, sims, evaluations, nodes, _root, situations, _slopes = search(game, net2, sims=400)
     assert situations > 0
     assert evaluations <= sims and nodes >= evaluations
     again = search(game, net2, sims=400)
@@ -230,6 +232,49 @@ def test_paired_worlds_change_the_search_and_keep_the_budget(net2: object) -> No
     assert [row[1] for row in paired[4]] != [row[1] for row in fresh[4]]
 
 
+def test_a_rolls_luck_has_mean_zero_given_the_state() -> None:
+    """The premise of ``luck="subtract"``: an attempt's roll reaches its target with the odds
+    the core computes before it (``attempt_odds``, what the search's luck reads), and falls one
+    short with the odds of one short, so each luck term (outcome less odds) has mean zero."""
+    reached = short = 0.0
+    spread_reached = spread_short = 0.0
+    attempts = 0
+    for seed in range(40):
+        game = NativeGame.new(2, seed=seed)
+        while not game.is_terminal():
+            action = game.bot_action(3, HEURISTIC, game.legal_actions())
+            odds = game.attempt_odds(action) if action < NUM_ATTEMPT_ACTIONS else None
+            record = game.apply_action(action).to_dict()
+            if odds is None:
+                continue
+            attempts += 1
+            reached += (record["total"] >= record["needed"]) - odds.success
+            short += (record["total"] == record["needed"] - 1) - odds.chip_decides
+            spread_reached += odds.success * (1 - odds.success)
+            spread_short += odds.chip_decides * (1 - odds.chip_decides)
+    assert attempts > 1000
+    assert abs(reached) < 4 * math.sqrt(spread_reached)
+    assert abs(short) < 4 * math.sqrt(spread_short)
+
+
+def test_subtracting_the_luck_changes_the_search_and_keeps_its_budget(net2: object) -> None:
+    """``luck``: "subtract" backs up results less the dice's luck, weighted by slopes fitted
+    on the search's earlier simulations: deterministic, the same budget, other visits; the
+    slopes are finite and reaching one's target raises one's result (the first slope is
+    positive); "keep" reports no slopes."""
+    game = decision(2, seed=4)
+    kept = search(game, net2, sims=200, rollout_weight=1.0)
+    assert search(game, net2, sims=200, rollout_weight=1.0, luck="keep") == kept
+    assert kept[6] == (0.0, 0.0, 0.0, 0.0)
+    subtracted = search(game, net2, sims=200, rollout_weight=1.0, luck="subtract")
+    assert search(game, net2, sims=200, rollout_weight=1.0, luck="subtract") == subtracted
+    assert subtracted[1] == kept[1] == 200
+    assert [row[1:3] for row in subtracted[4]] != [row[1:3] for row in kept[4]]
+    slopes = subtracted[6]
+    assert all(math.isfinite(slope) for slope in slopes)
+    assert slopes[0] > 0
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -245,6 +290,7 @@ def test_paired_worlds_change_the_search_and_keep_the_budget(net2: object) -> No
         ({"margin_weight": float("inf")}, "margin_weight"),
         ({"fpu": "zero"}, "fpu must be mean or first"),
         ({"worlds": "same"}, "worlds must be fresh or paired"),
+        ({"luck": "remove"}, "luck must be keep or subtract"),
     ],
 )
 def test_bad_search_arguments_are_refused(net2: object, options: dict, message: str) -> None:  # type: ignore[type-arg]

@@ -14,8 +14,10 @@
  * actions, one per target (between the exchange variants of one target only the odds differ, and
  * the heuristic already weighs them); bots 1..3 (random, greedy, heuristic: BOT_*) for the
  * rollouts; a result per seat of its share of the win plus ``margin_weight * tanh(margin / 10)``,
- * the margin over the best other seat; and a horizon: a world stops after SEARCH_MAX_ACTIONS
- * actions since its determinization and is judged by the scores so far.
+ * the margin over the best other seat; a horizon: a world stops after SEARCH_MAX_ACTIONS
+ * actions since its determinization and is judged by the scores so far; and, with the context's
+ * ``track_luck`` (the network search's ``luck``), each seat's luck in its rolls (add_luck,
+ * as_luck).
  */
 #include <math.h>
 #include <string.h>
@@ -69,12 +71,37 @@ static void key_dice(SearchWorld *w) {
     w->keyed_turn = w->game.turn;
 }
 
+/* Tracked luck: what ``seat``'s roll in the attempt of ``record`` (odds ``odds``, taken before
+ * the roll) added to its luck terms: (reached - odds) and (one short - odds of one short), plain
+ * and weighted by the target's face value (an airship's stars, a phase's low value, an
+ * expansion's stars and one for what it adds). Each has mean zero given the state before the
+ * roll, whatever anyone chooses: a control variate for the search's results. */
+static void add_luck(SearchWorld *w, int seat, const Odds *odds, const Record *record) {
+    const Cards *cards = w->context->cards;
+    double points = record->target_kind == ACQUIRED_AIRSHIP ? cards->airships[record->target_card].stars
+                    : record->target_kind == ACQUIRED_PHASE ? cards->phases[record->target_card].low
+                                                            : cards->expansions[record->target_card].stars + 1.0;
+    double denominator = (double)odds->denominator;
+    double reached = (record->total >= record->needed) - odds->at_least / denominator;
+    double one_short = (record->total == record->needed - 1) - odds->chip_decides / denominator;
+    double *luck = w->luck[seat];
+    luck[0] += reached;
+    luck[1] += one_short;
+    luck[2] += points * reached;
+    luck[3] += points * one_short;
+}
+
 static int as_apply(void *s, int action) {
     SearchWorld *w = s;
+    const SearchContext *c = w->context;
     Record record;
+    Odds odds;
+    int seat = w->game.current_player;
+    int rolls = c->track_luck &&
+                game_attempt_odds(&w->game, c->cards, c->options, c->cache, action, seat, &odds);
     w->steps++;
-    int code = game_apply(&w->game, w->context->cards, w->context->options, action, NULL, NULL,
-                          &record);
+    int code = game_apply(&w->game, c->cards, c->options, action, NULL, NULL, &record);
+    if (code == 0 && rolls && record.has_attempt) add_luck(w, seat, &odds, &record);
     if (code == 0 && w->context->keyed_dice && w->game.turn != w->keyed_turn &&
         w->game.phase != GAME_OVER) { /* a new turn: its seat's next key */
         w->turns_of[w->game.current_player] += 1;
@@ -118,6 +145,7 @@ static void as_determinize(const void *root, int seat, Rng *rng, void *out) {
     game_determinize(&w->game, &r->game, r->context->cards, rng);
     w->steps = 0;
     w->context = r->context;
+    if (r->context->track_luck) memset(w->luck, 0, sizeof w->luck);
     if (r->context->keyed_dice) {
         w->dice_seed = rng_next64(rng);
         memset(w->turns_of, 0, sizeof w->turns_of);
@@ -197,6 +225,21 @@ void search_world(SearchWorld *world, const Game *game, SearchContext *context) 
     world->dice_seed = 0;
     world->keyed_turn = game->turn;
     memset(world->turns_of, 0, sizeof world->turns_of);
+    memset(world->luck, 0, sizeof world->luck);
+}
+
+/* Each seat's luck terms less the mean of the other seats' (a seat's luck is the others' bad
+ * luck), seat by seat. */
+static void as_luck(const void *s, double *out) {
+    const SearchWorld *w = s;
+    int n = w->game.num_players;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < SEARCH_LUCK_TERMS; k++) {
+            double others = 0.0;
+            for (int q = 0; q < n; q++)
+                if (q != p) others += w->luck[q][k];
+            out[p * SEARCH_LUCK_TERMS + k] = w->luck[p][k] - others / (n - 1);
+        }
 }
 
 const GsGame GS_AIRSHIPS = {
@@ -213,4 +256,6 @@ const GsGame GS_AIRSHIPS = {
     .rank = as_rank,
     .observation_size = as_observation_size,
     .observe = as_observe,
+    .luck_terms = SEARCH_LUCK_TERMS,
+    .luck = as_luck,
 };

@@ -344,11 +344,19 @@ typedef struct {
      * generator seeded by the world's dice seed, the seat and the seat's turns so far, so that
      * worlds played on after different actions roll alike (paired worlds, gsearch.h) */
     int32_t keyed_dice;
+    /* 1: a world keeps each seat's luck (airships_search.c: as_luck), the network search's
+     * control variate (gsearch.h's ``luck``) */
+    int32_t track_luck;
 } SearchContext;
+
+/* A seat's luck terms (as_luck): over its rolls since the determinization, the sums of (the roll
+ * reached the target - its odds) and of (one short - the odds of one short), plain and weighted
+ * by the target's points. */
+#define SEARCH_LUCK_TERMS 4
 
 /* A state of the search: a game, the actions applied since its determinization, its context;
  * with keyed dice, the world's dice seed, the turn its generator was keyed for and each seat's
- * turns since the determinization. */
+ * turns since the determinization; with tracked luck, each seat's luck terms. */
 typedef struct {
     Game game;
     int32_t steps;
@@ -356,6 +364,7 @@ typedef struct {
     uint64_t dice_seed;
     int32_t keyed_turn;
     int32_t turns_of[MAX_PLAYERS];
+    double luck[MAX_PLAYERS][SEARCH_LUCK_TERMS];
 } SearchWorld;
 
 /* The search's root: ``game``'s public view (V1) in ``context``. */

@@ -50,12 +50,19 @@ typedef struct {
     /* paired worlds: the determinizations made so far, in order (``state_size`` bytes each) */
     unsigned char *worlds;
     int32_t n_worlds, worlds_capacity;
+    /* luck (net mode): the world's luck before each action of the simulation's path
+     * (``luck_width`` numbers each, every seat's terms), at the leaf and at the end; the fit's
+     * sums over the simulations so far (the root seat's luck terms x, its result y) and slopes */
+    double *luck_path, *luck_leaf, *luck_end;
+    int32_t luck_depth, luck_width, root_mover;
+    double fit_n, fit_x[GS_MAX_LUCK_TERMS], fit_y, fit_xx[GS_MAX_LUCK_TERMS][GS_MAX_LUCK_TERMS],
+        fit_xy[GS_MAX_LUCK_TERMS], slope[GS_MAX_LUCK_TERMS];
 } Search;
 
-enum { FULL = -1, OUT_OF_MEMORY = -2 };
+/* Simulations before the luck's slopes are fitted (before: no correction). */
+#define GS_LUCK_FIT_AFTER 16
 
-/* Paired worlds kept at most (a root action's later visits get fresh ones): ~12 MB of Airships'. */
-#define GS_MAX_WORLDS 8192
+enum { FULL = -1, OUT_OF_MEMORY = -2 };
 
 static double now_seconds(void) {
     struct timespec t;
@@ -289,6 +296,88 @@ static int simulate(Search *s, const void *root, int seat) {
 
 /* -- the network mode -------------------------------------------------------------------- */
 
+/* ``result`` of ``seat`` less its luck between ``before`` and ``after`` (every seat's terms),
+ * weighted by the fitted slopes. */
+static double corrected(const Search *s, double result, int seat, const double *before,
+                        const double *after) {
+    int terms = s->game->luck_terms;
+    for (int k = 0; k < terms; k++)
+        result -= s->slope[k] * (after[seat * terms + k] - before[seat * terms + k]);
+    return result;
+}
+
+/* The world's luck into the path's entry ``depth`` (the room grows by doubling); GS_NO_MEMORY. */
+static int keep_luck(Search *s, int depth, const void *world) {
+    if (depth >= s->luck_depth) {
+        int32_t room = s->luck_depth ? s->luck_depth * 2 : 64;
+        double *path = realloc(s->luck_path, sizeof(double) * (size_t)room * (size_t)s->luck_width);
+        if (!path) return GS_NO_MEMORY;
+        s->luck_path = path;
+        s->luck_depth = room;
+    }
+    s->game->luck(world, s->luck_path + (size_t)depth * (size_t)s->luck_width);
+    return GS_OK;
+}
+
+/* Add a simulation to the fit (``luck``: the root seat's terms over the whole simulation,
+ * ``result``: its result) and solve for the slopes: the least-squares fit with an intercept (a
+ * small ridge keeps a term that never varied at zero); no slopes before GS_LUCK_FIT_AFTER. */
+static void fit_luck(Search *s, const double *luck, double result) {
+    int terms = s->game->luck_terms;
+    s->fit_n += 1.0;
+    s->fit_y += result;
+    for (int i = 0; i < terms; i++) {
+        s->fit_x[i] += luck[i];
+        s->fit_xy[i] += luck[i] * result;
+        for (int j = 0; j < terms; j++) s->fit_xx[i][j] += luck[i] * luck[j];
+    }
+    if (s->fit_n < GS_LUCK_FIT_AFTER) return;
+    double a[GS_MAX_LUCK_TERMS][GS_MAX_LUCK_TERMS + 1];
+    double n = s->fit_n, mean_y = s->fit_y / n;
+    for (int i = 0; i < terms; i++) {
+        double mean_i = s->fit_x[i] / n;
+        for (int j = 0; j < terms; j++) a[i][j] = s->fit_xx[i][j] / n - mean_i * s->fit_x[j] / n;
+        a[i][i] += 1e-9 + 1e-6 * a[i][i];
+        a[i][terms] = s->fit_xy[i] / n - mean_i * mean_y;
+    }
+    for (int col = 0; col < terms; col++) { /* Gauss-Jordan, partial pivoting */
+        int pivot = col;
+        for (int r = col + 1; r < terms; r++)
+            if (fabs(a[r][col]) > fabs(a[pivot][col])) pivot = r;
+        if (!(fabs(a[pivot][col]) > 1e-12)) { /* degenerate: no correction */
+            for (int k = 0; k < terms; k++) s->slope[k] = 0.0;
+            return;
+        }
+        for (int j = 0; j <= terms; j++) {
+            double t = a[col][j];
+            a[col][j] = a[pivot][j];
+            a[pivot][j] = t;
+        }
+        for (int r = 0; r < terms; r++) {
+            if (r == col) continue;
+            double f = a[r][col] / a[col][col];
+            for (int j = col; j <= terms; j++) a[r][j] -= f * a[col][j];
+        }
+    }
+    for (int k = 0; k < terms; k++) s->slope[k] = a[k][terms] / a[k][k];
+}
+
+/* backup() with each node's result less the luck after its action (its path entry's) and the
+ * simulation added to the fit. */
+static void backup_luck(Search *s, int depth, const double *results, const void *world) {
+    s->game->luck(world, s->luck_end);
+    for (int i = 0; i < depth; i++) {
+        Node *visited = &s->nodes[s->path[i]];
+        const double *before = s->luck_path + (size_t)i * (size_t)s->luck_width;
+        double result = corrected(s, results[visited->mover], visited->mover, before, s->luck_end);
+        visited->visits += 1;
+        visited->total += result;
+        visited->square += result * result;
+    }
+    int terms = s->game->luck_terms;
+    fit_luck(s, s->luck_end + s->root_mover * terms, results[s->root_mover]);
+}
+
 /* Evaluate ``node`` in ``world`` (legal actions ``legal[0..n_legal)``): keep the network's
  * prior, and write every seat's value (mixed with a rollout's) into ``values``. */
 static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *legal, int n_legal,
@@ -325,6 +414,7 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
     s->nodes[node].acting = (int8_t)mover;
     for (int p = 0; p < players; p++)
         values[p] = o->rollout_weight < 1.0 ? (double)relative[(p - mover + players) % players] : 0.0;
+    if (o->luck) g->luck(world, s->luck_leaf);
     if (o->rollout_weight > 0.0) { /* the world is played on: nothing below reads it */
         double rolled[GS_MAX_PLAYERS];
         int status = finish(s, world, rolled);
@@ -332,7 +422,12 @@ static int evaluate_node(Search *s, int32_t node, void *world, const int16_t *le
         for (int p = 0; p < players; p++)
             values[p] = (1.0 - o->rollout_weight) * values[p] + o->rollout_weight * rolled[p];
     }
-    s->nodes[node].value = (float)values[mover];
+    double value = values[mover];
+    if (o->luck) { /* the node's own value: less the rollout's luck */
+        g->luck(world, s->luck_end);
+        value = corrected(s, value, mover, s->luck_leaf, s->luck_end);
+    }
+    s->nodes[node].value = (float)value;
     return GS_OK;
 }
 
@@ -459,11 +554,13 @@ static int simulate_net(Search *s, const void *root, int seat) {
         int32_t index = s->nodes[next].visits; /* this root action's visit: its world's index */
         if (paired && node == 0 && index > 0 && load_world(s, root, seat, index) != GS_OK)
             return GS_NO_MEMORY;
+        if (s->options->luck && keep_luck(s, depth, world) != GS_OK) return GS_NO_MEMORY;
         if (apply(s, world, action) != GS_OK) return GS_APPLY_FAILED;
         s->path[depth++] = next;
         node = next;
     }
-    backup(s, depth, results);
+    if (s->options->luck) backup_luck(s, depth, results, world);
+    else backup(s, depth, results);
     return GS_OK;
 }
 
@@ -487,7 +584,9 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
             o->max_nodes > 0 || net->n_actions != game->max_actions ||
             !(o->rollout_weight >= 0 && o->rollout_weight <= 1) ||
             (o->fpu != GS_FPU_MEAN && o->fpu != GS_FPU_FIRST) ||
-            (o->paired_worlds != 0 && o->paired_worlds != 1) ||
+            (o->paired_worlds != 0 && o->paired_worlds != 1) || (o->luck != 0 && o->luck != 1) ||
+            (o->luck && (!game->luck || game->luck_terms < 1 ||
+                         game->luck_terms > GS_MAX_LUCK_TERMS)) ||
             !(o->noise_fraction >= 0 && o->noise_fraction <= 1) || !(o->temperature >= 0) ||
             (o->noise_fraction > 0 && !o->noise))
             return 1;
@@ -512,6 +611,7 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     result->actions = 0;
     result->evaluations = 0;
     result->situations = 0;
+    for (int k = 0; k < GS_MAX_LUCK_TERMS; k++) result->luck_slopes[k] = 0.0;
     if (bad_options(game, options)) return GS_BAD_OPTIONS;
     if (game->is_terminal(root)) return GS_GAME_OVER;
     if (options->net && (options->net->n_inputs != game->observation_size(root) ||
@@ -539,6 +639,13 @@ int gs_search(const GsGame *game, const void *root, int seat, const GsOptions *o
     s.means = malloc(sizeof(double) * (size_t)game->max_actions);
     s.errors = malloc(sizeof(double) * (size_t)game->max_actions);
     s.world = malloc(game->state_size);
+    if (options->net && options->luck) {
+        s.luck_width = game->num_players(root) * game->luck_terms;
+        s.root_mover = game->current_player(root);
+        s.luck_leaf = malloc(sizeof(double) * (size_t)s.luck_width);
+        s.luck_end = malloc(sizeof(double) * (size_t)s.luck_width);
+        if (!s.luck_leaf || !s.luck_end) goto done;
+    }
     if (options->net || options->rank_net) {
         const GnNet *net = options->net ? options->net : options->rank_net;
         s.observation = malloc(sizeof(float) * (size_t)net->n_inputs);
@@ -648,6 +755,10 @@ done:
     result->actions = s.actions;
     result->evaluations = s.evaluations;
     result->situations = s.situations;
+    for (int k = 0; k < GS_MAX_LUCK_TERMS; k++) result->luck_slopes[k] = s.slope[k];
+    free(s.luck_path);
+    free(s.luck_leaf);
+    free(s.luck_end);
     free(s.priors);
     free(s.observation);
     free(s.logits);

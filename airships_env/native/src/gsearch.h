@@ -45,7 +45,13 @@
  * mean for the seat to act so far (its own evaluation and the results of its visited children
  * legal in this world, one sample each), or GS_FPU_FIRST, the node's own evaluation alone (with
  * rollouts, one game's result: a noisy start). The root's prior is mixed with ``noise``
- * (self-play exploration). The choice: the most visited root child (ties: the higher
+ * (self-play exploration). With ``luck`` (the game's ``luck``) a simulation's results are
+ * corrected for chance: a node's result has the luck of the chance events after its action was
+ * chosen subtracted, weighted by slopes fitted on the search's earlier simulations (a least-squares
+ * fit of the root seat's result on its luck over the whole simulation). The luck has mean zero
+ * after any choice, so a node's expected result stays what it was, and its noise loses the share
+ * the luck explains (a control variate; the slopes come from earlier simulations only, so they do
+ * not bias the one they correct). The choice: the most visited root child (ties: the higher
  * prior, then the lower action; with one simulation, the network's choice). The result reports
  * every legal root action, visited or not. Ranked candidates, ``prior`` and ``max_nodes`` are
  * not used.
@@ -91,7 +97,19 @@ typedef struct {
      * optional (needed by ``net``). */
     int (*observation_size)(const void *state);
     void (*observe)(const void *state, int seat, float *out);
+    /* Luck (needed by ``luck``; optional: 0 and NULL): ``luck_terms`` (at most GS_MAX_LUCK_TERMS)
+     * numbers per seat into ``out``, seat by seat, each a sum over the chance events since the
+     * determinization of an outcome's measure less its expectation given the state before it
+     * (mean zero whatever the seats choose), relative to the other seats'. */
+    int luck_terms;
+    void (*luck)(const void *state, double *out);
 } GsGame;
+
+#define GS_MAX_LUCK_TERMS 4
+
+/* Paired worlds a search keeps at most (a root action's later visits get fresh ones): ~12 MB of
+ * Airships'. The module exports it (``GS_MAX_WORLDS``) for agents/az/search.py's tree. */
+#define GS_MAX_WORLDS 8192
 
 typedef struct {
     int64_t sims;        /* simulations per decision; 0: none */
@@ -118,6 +136,7 @@ typedef struct {
     int32_t fpu;           /* an unvisited action's Q: GS_FPU_MEAN (0) or GS_FPU_FIRST */
     int32_t paired_worlds; /* 1: a root action's k-th visit plays the search's k-th world (every
                             * root action meets the same worlds: common random numbers) */
+    int32_t luck;          /* 1: the game's luck as a control variate (see "luck" above) */
     /* Ranked candidates only: the root's actions ranked by this network's logits for the acting
      * seat's observation of the root (needs ``observe``), in place of the game's ``rank``; the
      * nodes below the root keep the game's rank. NULL: the game's rank everywhere. */
@@ -140,6 +159,7 @@ typedef struct {
                           * over the root's legal actions (or NULL) */
     int32_t evaluations; /* net mode: network evaluations */
     int32_t situations;  /* net mode: records made for a situation a node had not met */
+    double luck_slopes[GS_MAX_LUCK_TERMS]; /* net mode with ``luck``: the slopes at the end */
 } GsResult;
 
 /* The network mode's first-play value (``fpu``): what an unvisited action's Q is. */

@@ -887,30 +887,35 @@ static PyObject *Game_search(GameObject *self, PyObject *args, PyObject *kwargs)
     return out;
 }
 
+_Static_assert(SEARCH_LUCK_TERMS == GS_MAX_LUCK_TERMS, "az_search reports four luck slopes");
+
 /* az_search(net, sims, seconds, c, rollout_weight, margin_weight, seed, heuristic, noise=None,
- *           noise_fraction=0, temperature=1, fpu="mean", worlds="fresh")
- *     -> (action, simulations, evaluations, nodes, ((action, visits, mean, prior)...), situations)
+ *           noise_fraction=0, temperature=1, fpu="mean", worlds="fresh", luck="keep")
+ *     -> (action, simulations, evaluations, nodes, ((action, visits, mean, prior)...), situations,
+ *         luck_slopes)
  * The generic search's net mode (gsearch.h) for the player to act on this game's public view:
  * PUCT guided by ``net`` (make_net), leaf values mixed with heuristic rollouts by
  * ``rollout_weight``; ``noise`` (83 float64 as bytes) mixed into the root's prior by
  * ``noise_fraction``; the prior softmax(logits / ``temperature``); an unvisited action's value
  * ``fpu``: "mean" (its node's mean so far) or "first" (its node's first evaluation, gsearch.h's
  * GS_FPU_*); ``worlds``: "fresh" (a determinization a simulation) or "paired" (a root action's
- * k-th visit plays the search's k-th world, gsearch.h's ``paired_worlds``). The game is not
+ * k-th visit plays the search's k-th world, gsearch.h's ``paired_worlds``); ``luck``: "keep" or
+ * "subtract" (the dice's luck as a control variate, gsearch.h's ``luck``; ``luck_slopes``: the
+ * fitted slopes of its SEARCH_LUCK_TERMS terms at the end, zeros when kept). The game is not
  * changed; the GIL is released while searching. */
 static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"net", "sims", "seconds", "c", "rollout_weight", "margin_weight",
                                "seed", "heuristic", "noise", "noise_fraction", "temperature",
-                               "fpu", "worlds", NULL};
-    const char *fpu_name = "mean", *worlds_name = "fresh";
+                               "fpu", "worlds", "luck", NULL};
+    const char *fpu_name = "mean", *worlds_name = "fresh", *luck_name = "keep";
     PyObject *net_obj, *heuristic_obj, *noise_obj = Py_None;
     long long sims;
     unsigned long long seed;
     double seconds, c, rollout_weight, margin_weight, noise_fraction = 0.0, temperature = 1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Oddss", keywords, &net_obj, &sims,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OLddddKO|Oddsss", keywords, &net_obj, &sims,
                                      &seconds, &c, &rollout_weight, &margin_weight, &seed,
                                      &heuristic_obj, &noise_obj, &noise_fraction, &temperature,
-                                     &fpu_name, &worlds_name))
+                                     &fpu_name, &worlds_name, &luck_name))
         return NULL;
     const GnNet *net = gnet_from(net_obj);
     if (!net) return NULL;
@@ -929,6 +934,8 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         problem = "az_search: fpu must be mean or first";
     else if (strcmp(worlds_name, "fresh") != 0 && strcmp(worlds_name, "paired") != 0)
         problem = "az_search: worlds must be fresh or paired";
+    else if (strcmp(luck_name, "keep") != 0 && strcmp(luck_name, "subtract") != 0)
+        problem = "az_search: luck must be keep or subtract";
     else if (noise_fraction > 0.0 && noise_obj == Py_None)
         problem = "az_search: noise_fraction > 0 needs noise";
     else if (net->n_actions != NUM_ACTIONS)
@@ -971,6 +978,7 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
     }
     SearchContext *context = search_copy(&work->copy, self, cache, margin_weight);
     context->keyed_dice = strcmp(worlds_name, "paired") == 0;
+    context->track_luck = strcmp(luck_name, "subtract") == 0;
     if (parse_heuristic_config(heuristic_obj, &context->heuristic) < 0) goto fail;
     search_world(&work->copy.root, &self->game, context);
     GsOptions options = {
@@ -980,6 +988,7 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
         .temperature = temperature,
         .fpu = strcmp(fpu_name, "first") == 0 ? GS_FPU_FIRST : GS_FPU_MEAN,
         .paired_worlds = strcmp(worlds_name, "paired") == 0,
+        .luck = context->track_luck,
     };
     GsResult result = {-1, 0, 0, 0, work->root_action, work->root_visits, work->root_mean, NULL,
                        0, work->root_prior, 0};
@@ -988,8 +997,11 @@ static PyObject *Game_az_search(GameObject *self, PyObject *args, PyObject *kwar
     PyObject *root = failed ? NULL
                             : root_rows(result.n_root, work->root_action, work->root_visits,
                                         work->root_mean, work->root_prior);
-    PyObject *out = root ? Py_BuildValue("(iLiiNi)", result.action, (long long)result.simulations,
-                                         result.evaluations, result.nodes, root, result.situations)
+    PyObject *out = root ? Py_BuildValue("(iLiiNi(dddd))", result.action,
+                                         (long long)result.simulations, result.evaluations,
+                                         result.nodes, root, result.situations,
+                                         result.luck_slopes[0], result.luck_slopes[1],
+                                         result.luck_slopes[2], result.luck_slopes[3])
                          : NULL;
     free(work);
     return out;
@@ -1142,6 +1154,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddObject(module, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddIntConstant(module, "EXPORT_WORDS", EXPORT_WORDS) < 0 ||
         PyModule_AddIntConstant(module, "CARD_TABLE_WORDS", CARD_TABLE_WORDS) < 0 ||
+        PyModule_AddIntConstant(module, "GS_MAX_WORLDS", GS_MAX_WORLDS) < 0 ||
         batch_register(module, &CoreType) < 0 || clockwork_register(module) < 0 ||
         australia_register(module) < 0 || nippon_register(module) < 0) {
         Py_DECREF(module);
