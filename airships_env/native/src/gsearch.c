@@ -130,11 +130,26 @@ static int finish(Search *s, void *world, double *results) {
     return GS_OK;
 }
 
-/* Every node of the simulation's path (``depth`` of them) scores its mover's result. */
-static void backup(Search *s, int depth, const double *results) {
+/* ``result`` of ``seat`` less its luck between ``before`` and ``after`` (every seat's terms),
+ * weighted by the fitted slopes. */
+static double corrected(const Search *s, double result, int seat, const double *before,
+                        const double *after) {
+    int terms = s->game->luck_terms;
+    for (int k = 0; k < terms; k++)
+        result -= s->slope[k] * (after[seat * terms + k] - before[seat * terms + k]);
+    return result;
+}
+
+/* Every node of the simulation's path (``depth`` of them) scores its mover's result; with
+ * ``luck_end`` (the world's luck at the end: the net mode's ``luck``), less the luck since the
+ * node's action (its path entry's), weighted by the fitted slopes. */
+static void backup(Search *s, int depth, const double *results, const double *luck_end) {
     for (int i = 0; i < depth; i++) {
         Node *visited = &s->nodes[s->path[i]];
         double result = results[visited->mover];
+        if (luck_end)
+            result = corrected(s, result, visited->mover,
+                               s->luck_path + (size_t)i * (size_t)s->luck_width, luck_end);
         visited->visits += 1;
         visited->total += result;
         visited->square += result * result;
@@ -290,21 +305,11 @@ static int simulate(Search *s, const void *root, int seat) {
     double results[GS_MAX_PLAYERS];
     int status = finish(s, world, results);
     if (status != GS_OK) return status;
-    backup(s, depth, results);
+    backup(s, depth, results, NULL);
     return GS_OK;
 }
 
 /* -- the network mode -------------------------------------------------------------------- */
-
-/* ``result`` of ``seat`` less its luck between ``before`` and ``after`` (every seat's terms),
- * weighted by the fitted slopes. */
-static double corrected(const Search *s, double result, int seat, const double *before,
-                        const double *after) {
-    int terms = s->game->luck_terms;
-    for (int k = 0; k < terms; k++)
-        result -= s->slope[k] * (after[seat * terms + k] - before[seat * terms + k]);
-    return result;
-}
 
 /* The world's luck into the path's entry ``depth`` (the room grows by doubling); GS_NO_MEMORY. */
 static int keep_luck(Search *s, int depth, const void *world) {
@@ -360,22 +365,6 @@ static void fit_luck(Search *s, const double *luck, double result) {
         }
     }
     for (int k = 0; k < terms; k++) s->slope[k] = a[k][terms] / a[k][k];
-}
-
-/* backup() with each node's result less the luck after its action (its path entry's) and the
- * simulation added to the fit. */
-static void backup_luck(Search *s, int depth, const double *results, const void *world) {
-    s->game->luck(world, s->luck_end);
-    for (int i = 0; i < depth; i++) {
-        Node *visited = &s->nodes[s->path[i]];
-        const double *before = s->luck_path + (size_t)i * (size_t)s->luck_width;
-        double result = corrected(s, results[visited->mover], visited->mover, before, s->luck_end);
-        visited->visits += 1;
-        visited->total += result;
-        visited->square += result * result;
-    }
-    int terms = s->game->luck_terms;
-    fit_luck(s, s->luck_end + s->root_mover * terms, results[s->root_mover]);
 }
 
 /* Evaluate ``node`` in ``world`` (legal actions ``legal[0..n_legal)``): keep the network's
@@ -559,8 +548,13 @@ static int simulate_net(Search *s, const void *root, int seat) {
         s->path[depth++] = next;
         node = next;
     }
-    if (s->options->luck) backup_luck(s, depth, results, world);
-    else backup(s, depth, results);
+    if (!s->options->luck) {
+        backup(s, depth, results, NULL);
+        return GS_OK;
+    }
+    s->game->luck(world, s->luck_end);
+    backup(s, depth, results, s->luck_end);
+    fit_luck(s, s->luck_end + s->root_mover * s->game->luck_terms, results[s->root_mover]);
     return GS_OK;
 }
 
@@ -578,6 +572,7 @@ static int bad_options(const GsGame *game, const GsOptions *o) {
                         o->rank_net->n_actions != game->max_actions))
         return 1;
     if (o->z > 0 && o->candidates <= 0) return 1;
+    if (o->luck && !o->net) return 1; /* the net mode's option */
     if (o->net) {
         const GnNet *net = o->net;
         if (!game->observe || !game->observation_size || o->candidates > 0 || o->prior > 0 ||
